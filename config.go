@@ -1,0 +1,118 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// config is the command line and environment of API.md "Running".
+type config struct {
+	addr           string
+	dataDir        string
+	token          string
+	claude         string
+	allowedOrigins []string
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func defaultDataDir() string {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "agentdesk")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(".", "agentdesk-data")
+	}
+	return filepath.Join(home, ".local", "share", "agentdesk")
+}
+
+func parseConfig(args []string) (config, error) {
+	var c config
+	var origins string
+	fs := flag.NewFlagSet("agentdesk", flag.ContinueOnError)
+	fs.StringVar(&c.addr, "addr", envOr("AGENTDESK_ADDR", "127.0.0.1:7878"), "listen address (env AGENTDESK_ADDR)")
+	fs.StringVar(&c.dataDir, "data-dir", envOr("AGENTDESK_DATA_DIR", defaultDataDir()), "where agentdesk.db and the token live (env AGENTDESK_DATA_DIR)")
+	fs.StringVar(&c.token, "token", os.Getenv("AGENTDESK_TOKEN"), "access token (env AGENTDESK_TOKEN; default: <data-dir>/token, created at first start)")
+	fs.StringVar(&c.claude, "claude", os.Getenv("AGENTDESK_CLAUDE"), "path of the claude CLI (env AGENTDESK_CLAUDE; default: claude on PATH, else ./node_modules/.bin/claude)")
+	fs.StringVar(&origins, "allowed-origins", os.Getenv("AGENTDESK_ALLOWED_ORIGINS"), "comma-separated extra origins allowed besides same-origin, e.g. https://desk.example.com")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q; see --help", fs.Arg(0))
+	}
+	if origins != "" {
+		c.allowedOrigins = strings.Split(origins, ",")
+	}
+	if c.claude == "" {
+		c.claude = findClaude()
+	}
+	return c, nil
+}
+
+// findClaude picks the CLI when --claude is not given: claude on PATH, else
+// the project's pinned devDependency. A missing CLI is reported by the sdk
+// worker when it is first needed, not at start.
+func findClaude() string {
+	if p, err := exec.LookPath("claude"); err == nil {
+		return p
+	}
+	if p, err := filepath.Abs(filepath.Join("node_modules", ".bin", "claude")); err == nil {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return "claude"
+}
+
+// loadToken returns the configured token, else the one in <dataDir>/token,
+// creating it (128 bits, hex, mode 0600) at first start.
+func loadToken(c config) (string, error) {
+	if c.token != "" {
+		return c.token, nil
+	}
+	path := filepath.Join(c.dataDir, "token")
+	b, err := os.ReadFile(path)
+	if err == nil {
+		if t := strings.TrimSpace(string(b)); t != "" {
+			return t, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("read token file: %w", err)
+	}
+	raw := make([]byte, 16)
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("make token: %w", err)
+	}
+	t := hex.EncodeToString(raw)
+	if err := os.WriteFile(path, []byte(t+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("write token file: %w", err)
+	}
+	return t, nil
+}
+
+// childEnv is the environment children inherit: the server's own, minus
+// agentdesk's settings (the token above all).
+func childEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "AGENTDESK_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}

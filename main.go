@@ -1,0 +1,129 @@
+// Command agentdesk serves a browser workspace for coding agents: sessions
+// with Claude Code as a structured chat or in a terminal, shells, and a
+// live diff of the work tree. See README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/server"
+	"github.com/agentdesk/agentdesk/worker"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "agentdesk:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	cfg, err := parseConfig(args)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	store, err := persist.Open(filepath.Join(cfg.dataDir, "agentdesk.db"), nil)
+	if errors.Is(err, persist.ErrLocked) {
+		return fmt.Errorf("another agentdesk is already running with data dir %s; stop it or pass a different --data-dir", cfg.dataDir)
+	}
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer store.Close()
+	token, err := loadToken(cfg)
+	if err != nil {
+		return err
+	}
+
+	mgr := worker.NewManager(worker.Options{
+		Store:     store,
+		Config:    worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv()},
+		Log:       log,
+		Factories: factories(),
+	})
+	ctx := context.Background()
+	if err := mgr.Load(ctx); err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		_ = mgr.Close(ctx)
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	loopback := isLoopback(l.Addr())
+	srv, err := server.New(server.Options{
+		Manager: mgr, Token: token, Frontend: frontendFS(),
+		AllowedOrigins: cfg.allowedOrigins, Loopback: loopback, Log: log,
+	})
+	if err != nil {
+		l.Close()
+		_ = mgr.Close(ctx)
+		return err
+	}
+	if !loopback {
+		log.Warn("listening on a non-loopback address: anyone who can reach it and has the token controls this machine; put TLS in front (see SECURITY notes in README)", "addr", l.Addr().String())
+	}
+	fmt.Printf("agentdesk is running: %s\n", openURL(l.Addr(), token))
+	return serveUntilSignal(srv, l, mgr, log)
+}
+
+// serveUntilSignal serves until SIGINT/SIGTERM or a serve error, then shuts
+// down in order: sockets and HTTP, then workers and their children. The
+// database is closed by run's defer.
+func serveUntilSignal(srv *server.Server, l net.Listener, mgr *worker.Manager, log *slog.Logger) error {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+
+	var serveErr error
+	select {
+	case sig := <-sigs:
+		log.Info("shutting down", "signal", sig.String())
+	case serveErr = <-served:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		log.Error("http shutdown", "err", err)
+	}
+	if serveErr == nil {
+		serveErr = <-served
+	}
+	if err := mgr.Close(ctx); err != nil {
+		log.Error("stop workers", "err", err)
+	}
+	return serveErr
+}
+
+func isLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
+}
+
+func openURL(a net.Addr, token string) string {
+	host := a.String()
+	if ta, ok := a.(*net.TCPAddr); ok && ta.IP.IsUnspecified() {
+		host = net.JoinHostPort("127.0.0.1", fmt.Sprint(ta.Port))
+	}
+	return fmt.Sprintf("http://%s/?token=%s", host, token)
+}

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// cookieName holds the token after a login. HttpOnly keeps it from page
+// scripts; SameSite=Strict keeps other sites from riding on it.
+const cookieName = "agentdesk_token"
+
+// validToken compares in constant time, so the token cannot be guessed
+// byte by byte from response timings.
+func (s *Server) validToken(t string) bool {
+	return t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
+}
+
+// requestToken returns the token a request carries: a Bearer header, else
+// the login cookie.
+func requestToken(r *http.Request) string {
+	if h := r.Header.Get("Authorization"); h != "" {
+		if t, ok := strings.CutPrefix(h, "Bearer "); ok {
+			return strings.TrimSpace(t)
+		}
+		return ""
+	}
+	if c, err := r.Cookie(cookieName); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// public lists what needs no authentication.
+func public(r *http.Request) bool {
+	p := r.URL.Path
+	switch {
+	case p == "/api/health" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		return true
+	case p == "/api/login" && r.Method == http.MethodPost:
+		return true
+	}
+	return !strings.HasPrefix(p, "/api/") && !strings.HasPrefix(p, "/ws/") && p != "/api" && p != "/ws"
+}
+
+// requireAuth refuses every unauthenticated /api and /ws request with 401.
+func (s *Server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if public(c.Request()) || s.validToken(requestToken(c.Request())) {
+			return next(c)
+		}
+		return newError(http.StatusUnauthorized, "unauthorized",
+			"authentication required: open the URL with ?token= printed at start-up, or send Authorization: Bearer <token>")
+	}
+}
+
+func (s *Server) setCookie(c echo.Context) {
+	c.SetCookie(&http.Cookie{
+		Name:     cookieName,
+		Value:    s.token,
+		Path:     "/",
+		HttpOnly: true,
+		Secure:   c.Request().TLS != nil,
+		SameSite: http.SameSiteStrictMode,
+		MaxAge:   400 * 24 * 3600,
+	})
+}
+
+type loginRequest struct {
+	Token string `json:"token"`
+}
+
+// login handles POST /api/login.
+func (s *Server) login(c echo.Context) error {
+	var req loginRequest
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	if !s.validToken(req.Token) {
+		return newError(http.StatusUnauthorized, "unauthorized", "wrong token: use the token printed at start-up or stored in the data dir's token file")
+	}
+	s.setCookie(c)
+	return c.NoContent(http.StatusNoContent)
+}

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/labstack/echo/v4"
+)
+
+// apiError is an error answer: a message a person can act on and a machine
+// code. Internal holds the detail for the log only.
+type apiError struct {
+	Status   int    `json:"-"`
+	Message  string `json:"error"`
+	Code     string `json:"code"`
+	Internal error  `json:"-"`
+}
+
+func (e *apiError) Error() string { return e.Message }
+
+func newError(status int, code, msg string) *apiError {
+	return &apiError{Status: status, Code: code, Message: msg}
+}
+
+// fromDomain maps a worker error to its HTTP answer. Messages of the domain
+// errors are safe to show: they name only what the caller sent.
+func fromDomain(err error) *apiError {
+	var fe *worker.FieldError
+	switch {
+	case errors.As(err, &fe):
+		return newError(http.StatusBadRequest, "invalid_field", fe.Error())
+	case errors.Is(err, worker.ErrNotFound):
+		return newError(http.StatusNotFound, "not_found", err.Error())
+	case errors.Is(err, worker.ErrAgentBusy):
+		return newError(http.StatusConflict, "agent_busy", err.Error())
+	case errors.Is(err, worker.ErrConflict), errors.Is(err, worker.ErrNotRunning):
+		return newError(http.StatusConflict, "conflict", err.Error())
+	case errors.Is(err, worker.ErrClaudeAbsent):
+		return newError(http.StatusServiceUnavailable, "claude_not_found", err.Error())
+	case errors.Is(err, worker.ErrInvalid), errors.Is(err, worker.ErrUnsupported):
+		return newError(http.StatusBadRequest, "invalid_field", err.Error())
+	}
+	e := newError(http.StatusInternalServerError, "internal", "internal error; see the server log")
+	e.Internal = err
+	return e
+}
+
+// errorHandler writes every error as {"error","code"} and logs internals.
+func (s *Server) errorHandler(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	var ae *apiError
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &ae):
+	case errors.As(err, &he):
+		ae = fromEcho(he)
+	default:
+		ae = fromDomain(err)
+	}
+	if ae.Internal != nil || ae.Status >= 500 {
+		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(ae.Status)
+		return
+	}
+	_ = c.JSON(ae.Status, ae)
+}
+
+func fromEcho(he *echo.HTTPError) *apiError {
+	switch he.Code {
+	case http.StatusNotFound:
+		return newError(he.Code, "not_found", "no such endpoint")
+	case http.StatusMethodNotAllowed:
+		return newError(he.Code, "not_found", "method not allowed on this endpoint")
+	case http.StatusRequestEntityTooLarge:
+		return newError(he.Code, "too_large", "request body is larger than 1 MiB")
+	case http.StatusUnauthorized:
+		return newError(he.Code, "unauthorized", "authentication required: open the URL printed at start-up or send the token")
+	}
+	e := newError(he.Code, "internal", http.StatusText(he.Code))
+	e.Internal = he
+	return e
+}
+
+// maxBody is the largest REST request body accepted.
+const maxBody = 1 << 20
+
+// bind decodes a JSON body into v, strictly: unknown fields, trailing data
+// and bodies over maxBody are refused with a clear error.
+func bind(c echo.Context, v any) error {
+	r := c.Request()
+	if r.ContentLength > maxBody {
+		return newError(http.StatusRequestEntityTooLarge, "too_large", "request body is larger than 1 MiB")
+	}
+	body := http.MaxBytesReader(c.Response(), r.Body, maxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return decodeError(err)
+		}
+		return newError(http.StatusBadRequest, "invalid_json", "request body must be a single JSON object")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var mbe *http.MaxBytesError
+	var ute *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &mbe):
+		return newError(http.StatusRequestEntityTooLarge, "too_large", "request body is larger than 1 MiB")
+	case errors.As(err, &ute):
+		return newError(http.StatusBadRequest, "invalid_field", ute.Field+": must be a "+ute.Type.String())
+	case errors.Is(err, io.EOF):
+		return newError(http.StatusBadRequest, "invalid_json", "request body is empty; send a JSON object")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return newError(http.StatusBadRequest, "invalid_field", strings.TrimPrefix(err.Error(), "json: ")+" (check its spelling)")
+	}
+	return newError(http.StatusBadRequest, "invalid_json", "request body is not valid JSON: "+err.Error())
+}

@@ -1,0 +1,231 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/coder/websocket"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var testFrontend = fstest.MapFS{
+	"index.html":      {Data: []byte("<!doctype html><html><head><title>agentdesk</title></head><body></body></html>")},
+	"assets/app-1.js": {Data: []byte("console.log(1)")},
+}
+
+const testToken = "0123456789abcdef0123456789abcdef"
+
+// env is a real server on loopback with a real bbolt file.
+type env struct {
+	t       *testing.T
+	dir     string
+	store   *persist.Store
+	mgr     *worker.Manager
+	srv     *Server
+	ts      *httptest.Server
+	kinds   map[worker.Kind]worker.Factory
+	stopped bool
+}
+
+func newEnv(t *testing.T, kinds map[worker.Kind]worker.Factory) *env {
+	t.Helper()
+	e := &env{t: t, dir: t.TempDir(), kinds: kinds}
+	e.start()
+	t.Cleanup(e.stop)
+	return e
+}
+
+func (e *env) start() {
+	t := e.t
+	t.Helper()
+	store, err := persist.Open(filepath.Join(e.dir, "agentdesk.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.store = store
+	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds})
+	if err := e.mgr.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.srv, err = New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ts = httptest.NewServer(e.srv.Handler())
+	e.stopped = false
+}
+
+// stop shuts down in main's order: sockets and HTTP, workers, database.
+func (e *env) stop() {
+	if e.stopped {
+		return
+	}
+	e.stopped = true
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.srv.Shutdown(ctx); err != nil {
+		e.t.Errorf("shutdown: %v", err)
+	}
+	e.ts.Close()
+	if err := e.mgr.Close(ctx); err != nil {
+		e.t.Errorf("close manager: %v", err)
+	}
+	if err := e.store.Close(); err != nil {
+		e.t.Errorf("close store: %v", err)
+	}
+}
+
+func (e *env) restart() {
+	e.stop()
+	e.start()
+}
+
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (a answer) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(a.body, v); err != nil {
+		t.Fatalf("decode %s: %v", a.body, err)
+	}
+}
+
+// errCode returns the code of an error answer, failing on a non-JSON body.
+func (a answer) errCode(t *testing.T) string {
+	t.Helper()
+	var v struct{ Error, Code string }
+	a.json(t, &v)
+	if v.Error == "" {
+		t.Fatalf("error answer without a message: %s", a.body)
+	}
+	return v.Code
+}
+
+// do sends a request with the Bearer token unless hdr overrides it.
+func (e *env) do(method, path string, body any, hdr ...string) answer {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.ts.URL+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i+1] == "" {
+			req.Header.Del(hdr[i])
+			continue
+		}
+		if strings.EqualFold(hdr[i], "Host") {
+			req.Host = hdr[i+1]
+			continue
+		}
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return answer{status: res.StatusCode, header: res.Header, body: b}
+}
+
+func (e *env) createSession(cwd string) worker.Session {
+	e.t.Helper()
+	a := e.do("POST", "/api/sessions", map[string]string{"cwd": cwd, "agent": "none"})
+	if a.status != http.StatusCreated {
+		e.t.Fatalf("create session: %d %s", a.status, a.body)
+	}
+	var s worker.Session
+	a.json(e.t, &s)
+	return s
+}
+
+func (e *env) dial(path string, hdr ...string) *websocket.Conn {
+	e.t.Helper()
+	c, err := e.tryDial(path, hdr...)
+	if err != nil {
+		e.t.Fatalf("dial %s: %v", path, err)
+	}
+	return c
+}
+
+func (e *env) tryDial(path string, hdr ...string) (*websocket.Conn, error) {
+	h := http.Header{"Authorization": {"Bearer " + testToken}}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i+1] == "" {
+			h.Del(hdr[i])
+		} else {
+			h.Set(hdr[i], hdr[i+1])
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.ts.URL, "http")+path, &websocket.DialOptions{HTTPHeader: h})
+	if res != nil && res.Body != nil {
+		res.Body.Close()
+	}
+	if err == nil {
+		c.SetReadLimit(16 << 20)
+	}
+	return c, err
+}
+
+// readJSON reads text frames until one has the given type.
+func readJSON(t *testing.T, c *websocket.Conn, typ string) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		mt, data, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("waiting for %q: %v", typ, err)
+		}
+		if mt != websocket.MessageText {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatalf("frame is not JSON: %s", data)
+		}
+		if v["type"] == typ {
+			return v
+		}
+	}
+}

@@ -1,0 +1,153 @@
+// Package server is agentdesk's HTTP and WebSocket edge: routes, auth,
+// origin checks, the REST API, the sockets and the embedded SPA. It turns
+// requests into calls on the worker.Manager and streams worker frames to
+// sockets; Echo stays inside this package.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/labstack/echo/v4"
+)
+
+// Version is reported by /api/health.
+var Version = "0.1.0"
+
+// Options configures a Server.
+type Options struct {
+	Manager        *worker.Manager
+	Token          string
+	Frontend       fs.FS    // the built SPA (frontend/dist)
+	AllowedOrigins []string // extra origins besides same-origin
+	// Loopback enables the Host check against DNS rebinding; set it when
+	// the listen address is a loopback address.
+	Loopback bool
+	Log      *slog.Logger
+}
+
+// Server serves the API, sockets and SPA. Create it with New.
+type Server struct {
+	mgr            *worker.Manager
+	token          string
+	allowedOrigins []*url.URL
+	loopback       bool
+	log            *slog.Logger
+	spa            *spa
+
+	e      *echo.Echo
+	ctx    context.Context // cancelled first on shutdown, so sockets end
+	cancel context.CancelFunc
+	socks  sync.WaitGroup // every WebSocket handler
+}
+
+// New builds the server and its routes.
+func New(o Options) (*Server, error) {
+	origins, err := parseOrigins(o.AllowedOrigins)
+	if err != nil {
+		return nil, err
+	}
+	log := o.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
+		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
+	}
+	s.e = echo.New()
+	s.e.HideBanner, s.e.HidePort = true, true
+	s.e.HTTPErrorHandler = s.errorHandler
+	s.e.Server.BaseContext = func(net.Listener) context.Context { return ctx }
+	s.e.Server.ReadHeaderTimeout = 10 * time.Second
+	s.routes()
+	return s, nil
+}
+
+// Handler returns the server's http.Handler (for tests and custom listeners).
+func (s *Server) Handler() http.Handler { return s.e }
+
+func (s *Server) routes() {
+	e := s.e
+	e.Use(s.securityHeaders, s.originGuard, s.requireAuth)
+	e.GET("/api/health", s.health)
+	e.POST("/api/login", s.login)
+
+	api := e.Group("/api")
+	api.GET("/sessions", s.listSessions)
+	api.POST("/sessions", s.createSession)
+	api.GET("/sessions/:sid", s.getSession)
+	api.PATCH("/sessions/:sid", s.renameSession)
+	api.DELETE("/sessions/:sid", s.deleteSession)
+	api.POST("/sessions/:sid/workers", s.createWorker)
+	api.GET("/sessions/:sid/workers/:wid", s.getWorker)
+	api.DELETE("/sessions/:sid/workers/:wid", s.deleteWorker)
+	api.POST("/sessions/:sid/workers/:wid/restart", s.restartWorker)
+	api.POST("/sessions/:sid/workers/:wid/input", s.workerInput)
+	api.POST("/sessions/:sid/workers/:wid/cancel", s.workerCancel)
+	api.GET("/sessions/:sid/workers/:wid/messages", s.workerMessages)
+	api.GET("/sessions/:sid/workers/:wid/diff", s.workerDiff)
+	api.Any("/*", s.apiNotFound)
+
+	e.GET("/ws/app", s.appSocket)
+	e.GET("/ws/sessions/:sid/workers/:wid", s.workerSocket)
+	e.Any("/ws/*", s.apiNotFound)
+
+	e.GET("/*", s.serveSPA)
+	e.HEAD("/*", s.serveSPA)
+}
+
+func (s *Server) apiNotFound(c echo.Context) error {
+	return newError(http.StatusNotFound, "not_found", "no such endpoint: "+c.Request().Method+" "+c.Request().URL.Path)
+}
+
+func (s *Server) health(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "version": Version})
+}
+
+// securityHeaders keeps the page from being framed or sniffed and limits
+// what it may load to our own origin.
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		return next(c)
+	}
+}
+
+// Serve serves on l until Shutdown. It returns nil after a clean shutdown.
+func (s *Server) Serve(l net.Listener) error {
+	s.e.Listener = l
+	if err := s.e.Server.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// Shutdown ends every socket, stops accepting requests and waits for the
+// ones in flight and for every socket handler.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.cancel()
+	err := s.e.Server.Shutdown(ctx)
+	done := make(chan struct{})
+	go func() { s.socks.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return errors.Join(err, fmt.Errorf("wait for sockets: %w", ctx.Err()))
+	}
+	return err
+}

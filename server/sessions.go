@@ -1,0 +1,58 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/labstack/echo/v4"
+)
+
+func (s *Server) listSessions(c echo.Context) error {
+	return c.JSON(http.StatusOK, s.mgr.Sessions())
+}
+
+func (s *Server) createSession(c echo.Context) error {
+	var req worker.CreateSessionRequest
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	sess, err := s.mgr.CreateSession(c.Request().Context(), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, sess)
+}
+
+func (s *Server) getSession(c echo.Context) error {
+	sess, err := s.mgr.Session(c.Param("sid"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sess)
+}
+
+type renameRequest struct {
+	Title *string `json:"title"`
+}
+
+func (s *Server) renameSession(c echo.Context) error {
+	var req renameRequest
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	if req.Title == nil {
+		return newError(http.StatusBadRequest, "invalid_field", "title: is required")
+	}
+	sess, err := s.mgr.RenameSession(c.Param("sid"), *req.Title)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sess)
+}
+
+func (s *Server) deleteSession(c echo.Context) error {
+	if err := s.mgr.DeleteSession(c.Request().Context(), c.Param("sid")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

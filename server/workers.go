@@ -1,0 +1,157 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/labstack/echo/v4"
+)
+
+// What the REST endpoints need of a runtime, found by type assertion.
+type (
+	inputter interface {
+		SendUser(ctx context.Context, content string) error
+	}
+	canceller interface {
+		Cancel(ctx context.Context) (bool, error)
+	}
+	messageLister interface {
+		Messages(after string, limit int) ([]json.RawMessage, bool, error)
+	}
+	differ interface {
+		Diff(ctx context.Context) (any, error)
+	}
+)
+
+func (s *Server) createWorker(c echo.Context) error {
+	var req worker.WorkerRequest
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	info, err := s.mgr.CreateWorker(c.Request().Context(), c.Param("sid"), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, info)
+}
+
+func (s *Server) getWorker(c echo.Context) error {
+	info, err := s.mgr.Worker(c.Param("sid"), c.Param("wid"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, info)
+}
+
+func (s *Server) deleteWorker(c echo.Context) error {
+	if err := s.mgr.DeleteWorker(c.Request().Context(), c.Param("sid"), c.Param("wid")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (s *Server) restartWorker(c echo.Context) error {
+	info, err := s.mgr.RestartWorker(c.Request().Context(), c.Param("sid"), c.Param("wid"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, info)
+}
+
+// runtimeAs finds the worker's runtime and checks that it can do what the
+// endpoint needs.
+func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
+	var zero T
+	info, rt, err := s.mgr.Runtime(c.Param("sid"), c.Param("wid"))
+	if err != nil {
+		return zero, err
+	}
+	if rt == nil {
+		return zero, newError(http.StatusConflict, "conflict", "the worker is still starting; try again")
+	}
+	t, ok := rt.(T)
+	if !ok {
+		return zero, newError(http.StatusBadRequest, "invalid_field", string(info.Kind)+" workers do not support "+what)
+	}
+	return t, nil
+}
+
+type inputRequest struct {
+	Content *string `json:"content"`
+}
+
+func (s *Server) workerInput(c echo.Context) error {
+	var req inputRequest
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	if req.Content == nil {
+		return newError(http.StatusBadRequest, "invalid_field", "content: is required")
+	}
+	in, err := runtimeAs[inputter](s, c, "input")
+	if err != nil {
+		return err
+	}
+	if err := in.SendUser(c.Request().Context(), *req.Content); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusAccepted)
+}
+
+func (s *Server) workerCancel(c echo.Context) error {
+	cn, err := runtimeAs[canceller](s, c, "cancel")
+	if err != nil {
+		return err
+	}
+	cancelled, err := cn.Cancel(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	if !cancelled {
+		return c.JSON(http.StatusOK, map[string]bool{"cancelled": false})
+	}
+	return c.JSON(http.StatusAccepted, map[string]bool{"cancelled": true})
+}
+
+type messagesAnswer struct {
+	Messages []json.RawMessage `json:"messages"`
+	HasMore  bool              `json:"hasMore"`
+}
+
+func (s *Server) workerMessages(c echo.Context) error {
+	limit := 500
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 5000 {
+			return newError(http.StatusBadRequest, "invalid_field", "limit: must be a number from 1 to 5000")
+		}
+		limit = n
+	}
+	ml, err := runtimeAs[messageLister](s, c, "message history")
+	if err != nil {
+		return err
+	}
+	msgs, more, err := ml.Messages(c.QueryParam("after"), limit)
+	if err != nil {
+		return err
+	}
+	if msgs == nil {
+		msgs = []json.RawMessage{}
+	}
+	return c.JSON(http.StatusOK, messagesAnswer{Messages: msgs, HasMore: more})
+}
+
+func (s *Server) workerDiff(c echo.Context) error {
+	d, err := runtimeAs[differ](s, c, "diffs")
+	if err != nil {
+		return err
+	}
+	diff, err := d.Diff(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, diff)
+}

@@ -1,0 +1,265 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/coder/websocket"
+	"github.com/labstack/echo/v4"
+)
+
+const (
+	maxClientFrame = 1 << 20
+	writeTimeout   = 5 * time.Second
+	// pingEvery finds half-open sockets (a laptop that went to sleep);
+	// browsers answer pings themselves, even in background tabs.
+	pingEvery = 20 * time.Second
+)
+
+// accept upgrades the request. The Origin was already checked by
+// originGuard; coder/websocket checks it again against the Host, and the
+// allowed origins are passed on so both checks agree.
+func (s *Server) accept(c echo.Context) (*websocket.Conn, error) {
+	var patterns []string
+	for _, o := range s.allowedOrigins {
+		patterns = append(patterns, o.Host)
+	}
+	conn, err := websocket.Accept(c.Response(), c.Request(), &websocket.AcceptOptions{OriginPatterns: patterns})
+	if err != nil {
+		return nil, err
+	}
+	conn.SetReadLimit(maxClientFrame)
+	return conn, nil
+}
+
+// track registers a socket handler so Shutdown waits for it; false once
+// shutting down.
+func (s *Server) track() bool {
+	if s.ctx.Err() != nil {
+		return false
+	}
+	s.socks.Add(1)
+	return true
+}
+
+func errorFrame(code, msg string) hub.Frame {
+	b, _ := json.Marshal(map[string]string{"type": "error", "code": code, "message": msg})
+	return hub.Frame{Data: b}
+}
+
+func write(ctx context.Context, conn *websocket.Conn, f hub.Frame) error {
+	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
+	typ := websocket.MessageText
+	if f.Binary {
+		typ = websocket.MessageBinary
+	}
+	return conn.Write(ctx, typ, f.Data)
+}
+
+// clientFrames reads the client's frames until the socket ends, handing
+// each text frame to handle. It cancels the socket's context when it
+// returns, which ends the writer too.
+func clientFrames(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, handle func([]byte)) {
+	defer cancel()
+	for {
+		typ, data, err := conn.Read(ctx)
+		if err != nil {
+			return
+		}
+		if typ != websocket.MessageText {
+			handle(nil)
+			continue
+		}
+		handle(data)
+	}
+}
+
+// appSocket serves /ws/app: sessions-sync, then lifecycle events.
+func (s *Server) appSocket(c echo.Context) error {
+	if !s.track() {
+		return newError(http.StatusServiceUnavailable, "internal", "server is shutting down")
+	}
+	defer s.socks.Done()
+	sub, sync, err := s.mgr.Subscribe()
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	conn, err := s.accept(c)
+	if err != nil {
+		return nil // Accept already answered the request.
+	}
+	defer conn.CloseNow()
+
+	ctx, cancel := context.WithCancel(c.Request().Context())
+	defer cancel()
+	out := make(chan hub.Frame, 16)
+	go clientFrames(ctx, cancel, conn, func([]byte) {
+		select {
+		case out <- errorFrame("invalid_message", "/ws/app only sends; it accepts no messages"):
+		default:
+		}
+	})
+	if err := write(ctx, conn, hub.Frame{Data: sync}); err != nil {
+		return nil
+	}
+	p := pump{conn: conn, out: out}
+	p.run(ctx, sub)
+	return nil
+}
+
+// workerSocket serves /ws/sessions/:sid/workers/:wid for every kind that
+// implements worker.Attachable.
+func (s *Server) workerSocket(c echo.Context) error {
+	if !s.track() {
+		return newError(http.StatusServiceUnavailable, "internal", "server is shutting down")
+	}
+	defer s.socks.Done()
+	info, att, err := s.attachable(c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(c.Request().Context())
+	defer cancel()
+	stream, err := att.Attach(ctx, c.QueryParam(worker.CursorParam(info.Kind)))
+	if err != nil {
+		return err
+	}
+	conn, err := s.accept(c)
+	if err != nil {
+		stream.Close()
+		return nil
+	}
+	defer conn.CloseNow()
+
+	p := pump{conn: conn, out: make(chan hub.Frame, 16), streams: make(chan *worker.Stream, 1)}
+	go clientFrames(ctx, cancel, conn, func(data []byte) { p.handle(ctx, att, data) })
+	for stream != nil {
+		next := p.stream(ctx, stream)
+		stream.Close()
+		stream = next
+	}
+	return nil
+}
+
+func (s *Server) attachable(c echo.Context) (worker.Info, worker.Attachable, error) {
+	info, rt, err := s.mgr.Runtime(c.Param("sid"), c.Param("wid"))
+	if err != nil {
+		return info, nil, err
+	}
+	if rt == nil {
+		return info, nil, newError(http.StatusConflict, "conflict", "the worker is still starting; try again")
+	}
+	att, ok := rt.(worker.Attachable)
+	if !ok {
+		return info, nil, newError(http.StatusBadRequest, "invalid_field", string(info.Kind)+" workers have no socket")
+	}
+	return info, att, nil
+}
+
+// pump writes one socket's frames. Only its goroutine writes to the conn;
+// the reader hands it error answers through out and fresh replays through
+// streams.
+type pump struct {
+	conn    *websocket.Conn
+	out     chan hub.Frame
+	streams chan *worker.Stream
+}
+
+// handle runs in the reader goroutine for each client frame.
+func (p *pump) handle(ctx context.Context, att worker.Attachable, data []byte) {
+	if data == nil {
+		p.reply(errorFrame("invalid_message", "binary frames are not accepted; send JSON text frames"))
+		return
+	}
+	next, err := att.HandleClient(ctx, data)
+	switch {
+	case err != nil && errors.Is(err, worker.ErrInvalid):
+		p.reply(errorFrame("invalid_message", err.Error()))
+	case err != nil:
+		ae := fromDomain(err)
+		p.reply(errorFrame(ae.Code, ae.Message))
+	case next != nil:
+		select {
+		case p.streams <- next:
+		case <-ctx.Done():
+			next.Close()
+		}
+	}
+}
+
+func (p *pump) reply(f hub.Frame) {
+	select {
+	case p.out <- f:
+	default: // a client flooding bad frames loses some answers, not the socket
+	}
+}
+
+// stream sends a replay then live frames; it returns a new stream when the
+// client asked for one, nil when the socket is done.
+func (p *pump) stream(ctx context.Context, st *worker.Stream) *worker.Stream {
+	if err := st.Replay(func(f hub.Frame) error { return write(ctx, p.conn, f) }); err != nil {
+		return nil
+	}
+	return p.run(ctx, st.Sub)
+}
+
+// run forwards live frames until the subscription or the socket ends.
+func (p *pump) run(ctx context.Context, sub *hub.Sub) *worker.Stream {
+	ping := time.NewTicker(pingEvery)
+	defer ping.Stop()
+	for {
+		select {
+		case f := <-sub.C():
+			if write(ctx, p.conn, f) != nil {
+				return nil
+			}
+		case f := <-p.out:
+			if write(ctx, p.conn, f) != nil {
+				return nil
+			}
+		case next := <-p.streams:
+			return next
+		case <-sub.Done():
+			p.finish(ctx, sub)
+			return nil
+		case <-ping.C:
+			pctx, cancel := context.WithTimeout(ctx, writeTimeout)
+			err := p.conn.Ping(pctx)
+			cancel()
+			if err != nil {
+				return nil
+			}
+		case <-ctx.Done():
+			p.conn.Close(websocket.StatusGoingAway, "server shutting down")
+			return nil
+		}
+	}
+}
+
+// finish ends a socket whose subscription ended: a slow client is told to
+// reconnect and catch up; otherwise the frames still queued (an exit
+// frame) are sent first.
+func (p *pump) finish(ctx context.Context, sub *hub.Sub) {
+	if sub.Kicked() {
+		p.conn.Close(websocket.StatusTryAgainLater, "client too slow; reconnect with your cursor")
+		return
+	}
+	for {
+		select {
+		case f := <-sub.C():
+			if write(ctx, p.conn, f) != nil {
+				return
+			}
+		default:
+			p.conn.Close(websocket.StatusNormalClosure, "worker stopped")
+			return
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package worker
+
+import (
+	"encoding/json"
+
+	"github.com/agentdesk/agentdesk/worker/hub"
+)
+
+// The /ws/app lifecycle frames of API.md.
+type (
+	sessionsSync struct {
+		Type     string    `json:"type"`
+		Sessions []Session `json:"sessions"`
+	}
+	sessionEvent struct {
+		Type    string  `json:"type"`
+		Session Session `json:"session"`
+	}
+	sessionDeleted struct {
+		Type      string `json:"type"`
+		SessionID string `json:"sessionId"`
+	}
+	workerEvent struct {
+		Type   string `json:"type"`
+		Worker Info   `json:"worker"`
+	}
+	workerDeleted struct {
+		Type      string `json:"type"`
+		SessionID string `json:"sessionId"`
+		WorkerID  string `json:"workerId"`
+	}
+	workerActivity struct {
+		Type      string    `json:"type"`
+		SessionID string    `json:"sessionId"`
+		WorkerID  string    `json:"workerId"`
+		Activity  *Activity `json:"activity"`
+	}
+)
+
+// publish marshals v once and sends it to every app subscriber. Callers
+// hold m.mu, so that Subscribe's snapshot and the event stream never
+// overlap or leave a gap.
+func (m *Manager) publish(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		m.log.Error("marshal app event", "err", err)
+		return
+	}
+	m.eventSeq++
+	m.events.Publish(m.eventSeq, hub.Frame{Data: b})
+}
+
+// Subscribe returns a subscription to lifecycle events and the
+// sessions-sync frame that precedes them.
+func (m *Manager) Subscribe() (*hub.Sub, []byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, err := json.Marshal(sessionsSync{Type: "sessions-sync", Sessions: m.sessionsLocked()})
+	if err != nil {
+		return nil, nil, err
+	}
+	sub, _ := m.events.Subscribe(256)
+	return sub, b, nil
+}

@@ -1,0 +1,224 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/worker/hub"
+)
+
+// Manager owns every session and worker: it persists them, builds their
+// runtimes through the registered factories, stops them, and broadcasts
+// lifecycle events.
+//
+// All methods are safe for concurrent use. The manager never calls into a
+// runtime (Stop, a factory) while holding its lock, because runtimes call
+// back into it through Env.Update from their own goroutines.
+type Manager struct {
+	store     *persist.Store
+	cfg       Config
+	log       *slog.Logger
+	factories map[Kind]Factory
+	now       func() time.Time
+
+	mu       sync.Mutex
+	sessions map[string]*sessionState
+	events   *hub.Hub
+	eventSeq uint64
+	closed   bool
+	wg       sync.WaitGroup // runtimes being built or stopped in the background
+}
+
+type sessionState struct {
+	s       Session // Workers is filled only in snapshots
+	workers []*workerState
+}
+
+type workerState struct {
+	info    Info
+	rt      Runtime
+	deleted bool
+}
+
+// Options configures a Manager. Factories maps each kind that this build
+// supports to its factory; a kind without one cannot be created.
+type Options struct {
+	Store     *persist.Store
+	Config    Config
+	Log       *slog.Logger
+	Factories map[Kind]Factory
+}
+
+// NewManager returns a manager with no sessions; call Load to restore the
+// stored ones.
+func NewManager(o Options) *Manager {
+	log := o.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Manager{
+		store:     o.Store,
+		cfg:       o.Config,
+		log:       log,
+		factories: o.Factories,
+		now:       func() time.Time { return time.Now().UTC() },
+		sessions:  make(map[string]*sessionState),
+		events:    hub.New(0),
+	}
+}
+
+// Supports reports whether workers of kind k can be created.
+func (m *Manager) Supports(k Kind) bool { _, ok := m.factories[k]; return ok }
+
+// Load ends the process groups a previous run left behind, then restores
+// every stored session and worker and builds their runtimes.
+func (m *Manager) Load(ctx context.Context) error {
+	m.killLeftovers()
+	recs, err := m.store.Sessions()
+	if err != nil {
+		return fmt.Errorf("load sessions: %w", err)
+	}
+	for _, r := range recs {
+		if err := m.loadSession(ctx, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
+	st := &sessionState{}
+	if err := json.Unmarshal(r.Value, &st.s); err != nil {
+		m.log.Error("skip unreadable session", "id", r.ID, "err", err)
+		return nil
+	}
+	st.s.Workers = nil
+	wrecs, err := m.store.Workers(r.ID)
+	if err != nil {
+		return fmt.Errorf("load workers of %s: %w", r.ID, err)
+	}
+	for _, wr := range wrecs {
+		ws := &workerState{}
+		if err := json.Unmarshal(wr.Value, &ws.info); err != nil {
+			m.log.Error("skip unreadable worker", "id", wr.ID, "err", err)
+			continue
+		}
+		st.workers = append(st.workers, ws)
+	}
+	m.mu.Lock()
+	m.sessions[st.s.ID] = st
+	m.mu.Unlock()
+	for _, ws := range st.workers {
+		m.buildRuntime(ctx, st.s, ws, true)
+	}
+	return nil
+}
+
+// killLeftovers ends the process groups recorded by a run that did not
+// shut down cleanly (a crash or SIGKILL), so no child outlives it.
+func (m *Manager) killLeftovers() {
+	procs, err := m.store.Processes()
+	if err != nil {
+		m.log.Error("read process records", "err", err)
+		return
+	}
+	for wid, pgid := range procs {
+		if pgid > 1 {
+			if err := syscall.Kill(-pgid, syscall.SIGKILL); err == nil {
+				m.log.Info("ended leftover process group", "worker", wid, "pgid", pgid)
+			}
+		}
+		if err := m.store.DeleteProcess(wid); err != nil {
+			m.log.Error("forget process record", "worker", wid, "err", err)
+		}
+	}
+}
+
+// Close stops every runtime and waits for them.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	var rts []Runtime
+	for _, st := range m.sessions {
+		for _, ws := range st.workers {
+			if ws.rt != nil {
+				rts = append(rts, ws.rt)
+			}
+		}
+	}
+	m.mu.Unlock()
+	m.wg.Wait()
+	errs := stopAll(ctx, rts)
+	m.events.Close()
+	return errs
+}
+
+func stopAll(ctx context.Context, rts []Runtime) error {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for _, rt := range rts {
+		wg.Go(func() {
+			if err := rt.Stop(ctx); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// sessionsLocked returns snapshots of every session, newest first.
+func (m *Manager) sessionsLocked() []Session {
+	out := make([]Session, 0, len(m.sessions))
+	for _, st := range m.sessions {
+		out = append(out, st.snapshot())
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.After(out[j].CreatedAt)
+		}
+		return out[i].ID > out[j].ID
+	})
+	return out
+}
+
+func (st *sessionState) snapshot() Session {
+	s := st.s
+	s.Workers = make([]Info, 0, len(st.workers))
+	for _, ws := range st.workers {
+		s.Workers = append(s.Workers, ws.info.clone())
+	}
+	return s
+}
+
+func (i Info) clone() Info {
+	c := i
+	if i.Activity != nil {
+		a := *i.Activity
+		c.Activity = &a
+	}
+	if i.ExitCode != nil {
+		e := *i.ExitCode
+		c.ExitCode = &e
+	}
+	if i.Error != nil {
+		e := *i.Error
+		c.Error = &e
+	}
+	c.AllowedTools = append([]string(nil), i.AllowedTools...)
+	c.Command = append([]string(nil), i.Command...)
+	return c
+}

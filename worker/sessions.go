@@ -1,0 +1,225 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+)
+
+// CreateSessionRequest is the body of POST /api/sessions.
+type CreateSessionRequest struct {
+	Cwd            string `json:"cwd"`
+	Title          string `json:"title"`
+	Agent          string `json:"agent"` // "sdk" (default), "pty-agent" or "none"
+	Model          string `json:"model"`
+	PermissionMode string `json:"permissionMode"`
+}
+
+const maxTitle = 200
+
+// Sessions returns every session, newest first.
+func (m *Manager) Sessions() []Session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sessionsLocked()
+}
+
+// Session returns one session.
+func (m *Manager) Session(id string) (Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st, ok := m.sessions[id]
+	if !ok {
+		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	return st.snapshot(), nil
+}
+
+// ValidateCwd checks that dir is an absolute path to an existing directory
+// and returns it cleaned.
+func ValidateCwd(dir string) (string, error) {
+	if dir == "" {
+		return "", fieldErr("cwd", "is required: the absolute path of the session's working directory")
+	}
+	if !filepath.IsAbs(dir) {
+		return "", fieldErr("cwd", "must be an absolute path, got %q", dir)
+	}
+	dir = filepath.Clean(dir)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return "", fieldErr("cwd", "%q does not exist or cannot be read", dir)
+	}
+	if !fi.IsDir() {
+		return "", fieldErr("cwd", "%q is not a directory", dir)
+	}
+	return dir, nil
+}
+
+func validateTitle(t string) (string, error) {
+	t = strings.TrimSpace(t)
+	if !utf8.ValidString(t) {
+		return "", fieldErr("title", "must be valid UTF-8")
+	}
+	if utf8.RuneCountInString(t) > maxTitle {
+		return "", fieldErr("title", "must be at most %d characters", maxTitle)
+	}
+	return t, nil
+}
+
+// CreateSession validates req, stores the session and starts its first
+// workers: an agent worker (unless Agent is "none") and a git-diff worker
+// when the directory is a git work tree.
+func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (Session, error) {
+	cwd, err := ValidateCwd(req.Cwd)
+	if err != nil {
+		return Session{}, err
+	}
+	title, err := validateTitle(req.Title)
+	if err != nil {
+		return Session{}, err
+	}
+	if title == "" {
+		title = filepath.Base(cwd)
+	}
+	agent, err := m.agentKind(req.Agent)
+	if err != nil {
+		return Session{}, err
+	}
+	now := m.now()
+	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now}}
+	if err := m.putSession(st.s); err != nil {
+		return Session{}, err
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return Session{}, fmt.Errorf("create session: manager closed")
+	}
+	m.sessions[st.s.ID] = st
+	m.publish(sessionEvent{Type: "session-created", Session: st.snapshot()})
+	m.mu.Unlock()
+
+	if agent != "" {
+		wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode}
+		if _, err := m.CreateWorker(ctx, st.s.ID, wr); err != nil {
+			m.log.Error("start agent worker", "session", st.s.ID, "err", err)
+		}
+	}
+	if m.Supports(KindGitDiff) && isGitWorkTree(cwd) {
+		if _, err := m.CreateWorker(ctx, st.s.ID, WorkerRequest{Kind: KindGitDiff}); err != nil {
+			m.log.Error("start git-diff worker", "session", st.s.ID, "err", err)
+		}
+	}
+	return m.Session(st.s.ID)
+}
+
+func (m *Manager) agentKind(agent string) (Kind, error) {
+	switch agent {
+	case "none":
+		return "", nil
+	case "":
+		if m.Supports(KindSDK) {
+			return KindSDK, nil
+		}
+		return "", nil
+	case string(KindSDK), string(KindPTYAgent):
+		if !m.Supports(Kind(agent)) {
+			return "", fieldErr("agent", "%s workers are not available in this build", agent)
+		}
+		return Kind(agent), nil
+	}
+	return "", fieldErr("agent", `must be "sdk", "pty-agent" or "none", got %q`, agent)
+}
+
+// isGitWorkTree reports whether dir is inside a git work tree, by looking
+// for a .git entry in it or an ancestor (no git process needed).
+func isGitWorkTree(dir string) bool {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false
+		}
+		d = parent
+	}
+}
+
+// RenameSession sets a session's title.
+func (m *Manager) RenameSession(id, title string) (Session, error) {
+	title, err := validateTitle(title)
+	if err != nil {
+		return Session{}, err
+	}
+	if title == "" {
+		return Session{}, fieldErr("title", "must not be empty")
+	}
+	return m.updateSession(id, func(s *Session) { s.Title = title })
+}
+
+// updateSession applies fn to a stored session, persists it and
+// broadcasts session-updated.
+func (m *Manager) updateSession(id string, fn func(*Session)) (Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st, ok := m.sessions[id]
+	if !ok {
+		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	next := st.s
+	fn(&next)
+	next.UpdatedAt = m.now()
+	if err := m.putSession(next); err != nil {
+		return Session{}, err
+	}
+	st.s = next
+	snap := st.snapshot()
+	m.publish(sessionEvent{Type: "session-updated", Session: snap})
+	return snap, nil
+}
+
+func (m *Manager) putSession(s Session) error {
+	s.Workers = nil
+	b, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("encode session: %w", err)
+	}
+	if err := m.store.PutSession(s.ID, b); err != nil {
+		return fmt.Errorf("store session: %w", err)
+	}
+	return nil
+}
+
+// DeleteSession stops the session's workers, ends their processes and
+// removes the session and all its data.
+func (m *Manager) DeleteSession(ctx context.Context, id string) error {
+	m.mu.Lock()
+	st, ok := m.sessions[id]
+	if !ok {
+		m.mu.Unlock()
+		return fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	delete(m.sessions, id)
+	var rts []Runtime
+	for _, ws := range st.workers {
+		ws.deleted = true
+		if ws.rt != nil {
+			rts = append(rts, ws.rt)
+		}
+	}
+	m.publish(sessionDeleted{Type: "session-deleted", SessionID: id})
+	m.mu.Unlock()
+
+	stopErr := stopAll(ctx, rts)
+	if err := m.store.DeleteSession(id); err != nil {
+		return fmt.Errorf("delete session data: %w", err)
+	}
+	return stopErr
+}

@@ -1,0 +1,58 @@
+package worker
+
+import (
+	"context"
+
+	"github.com/agentdesk/agentdesk/worker/hub"
+)
+
+// Stream is one client's view of a worker's output: a replay of what is
+// stored, then live frames. Frames are ready-to-send wire messages (JSON
+// text frames, or binary PTY output frames), marshalled once by the worker.
+//
+// The replay and the subscription are cut at the same cursor, so a client
+// that sends every Replay frame and then every frame from Sub sees each
+// message exactly once.
+type Stream struct {
+	// Replay calls yield for each stored frame in order, ending with the
+	// history-end frame. It stops at the first error yield returns.
+	Replay func(yield func(hub.Frame) error) error
+	// Sub delivers live frames after the replay. The caller closes it.
+	Sub *hub.Sub
+}
+
+// Close releases the stream's subscription.
+func (s *Stream) Close() {
+	if s != nil && s.Sub != nil {
+		s.Sub.Close()
+	}
+}
+
+// Attachable is a runtime that serves the per-worker WebSocket. Every kind
+// defines its own frames (API.md); the server only moves bytes.
+type Attachable interface {
+	// Attach opens a stream starting after cursor, the raw value of the
+	// socket's query parameter (sdk: "after" uuid; PTY kinds: "offset";
+	// "" means from the oldest kept). An unknown cursor is not an error:
+	// the replay then starts with whatever reset/truncated frame the kind's
+	// protocol defines.
+	Attach(ctx context.Context, cursor string) (*Stream, error)
+	// HandleClient handles one text frame from a client. A frame that is
+	// malformed or of an unknown type returns an error wrapping ErrInvalid
+	// (the server answers with an invalid_message error frame and keeps
+	// the connection). A frame that asks for a fresh replay
+	// (request-history) returns the new Stream; the server then sends it
+	// in place of the current one.
+	HandleClient(ctx context.Context, data []byte) (*Stream, error)
+}
+
+// CursorParam is the query parameter that carries the cursor for a kind.
+func CursorParam(k Kind) string {
+	switch k {
+	case KindSDK:
+		return "after"
+	case KindTerminal, KindPTYAgent:
+		return "offset"
+	}
+	return ""
+}

@@ -1,0 +1,138 @@
+// Package worker is agentdesk's domain: sessions, the workers that run in
+// them, and the Manager that owns their lifecycles and persists them.
+//
+// Each worker kind lives in its own subpackage and plugs in through a
+// Factory registered on the Manager; this package never imports them.
+package worker
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/agentdesk/agentdesk/persist"
+)
+
+// Kind names a worker kind.
+type Kind string
+
+// The worker kinds of API.md.
+const (
+	KindSDK      Kind = "sdk"
+	KindPTYAgent Kind = "pty-agent"
+	KindTerminal Kind = "terminal"
+	KindGitDiff  Kind = "git-diff"
+)
+
+// IsAgent reports whether the kind drives the session's Claude conversation.
+func (k Kind) IsAgent() bool { return k == KindSDK || k == KindPTYAgent }
+
+// Status is a worker's lifecycle state.
+type Status string
+
+// Worker statuses of API.md.
+const (
+	StatusStarting Status = "starting"
+	StatusRunning  Status = "running"
+	StatusStopped  Status = "stopped"
+	StatusExited   Status = "exited"
+	StatusError    Status = "error"
+)
+
+// Activity is an agent worker's state in its conversation.
+type Activity string
+
+// Activities of API.md.
+const (
+	ActivityActive Activity = "active"
+	ActivityIdle   Activity = "idle"
+	ActivityAsking Activity = "asking"
+)
+
+// Sentinel errors callers branch on with errors.Is.
+var (
+	ErrNotFound     = errors.New("not found")
+	ErrInvalid      = errors.New("invalid")
+	ErrConflict     = errors.New("conflict")
+	ErrAgentBusy    = errors.New("agent busy")
+	ErrUnsupported  = errors.New("not supported by this worker kind")
+	ErrNotRunning   = errors.New("worker is not running")
+	ErrClaudeAbsent = errors.New("claude CLI not found")
+)
+
+// Info is a worker as API.md's Worker object. The kind-specific fields are
+// present only for the kinds they belong to.
+type Info struct {
+	ID        string    `json:"id"`
+	SessionID string    `json:"sessionId"`
+	Kind      Kind      `json:"kind"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+	Status    Status    `json:"status"`
+	Activity  *Activity `json:"activity"`
+	ExitCode  *int      `json:"exitCode"`
+	Error     *string   `json:"error"`
+
+	Model          string   `json:"model,omitempty"`          // sdk, pty-agent
+	PermissionMode string   `json:"permissionMode,omitempty"` // sdk
+	AllowedTools   []string `json:"allowedTools,omitempty"`   // sdk
+	Command        []string `json:"command,omitempty"`        // terminal
+	Cols           int      `json:"cols,omitempty"`           // terminal, pty-agent
+	Rows           int      `json:"rows,omitempty"`           // terminal, pty-agent
+	Base           string   `json:"base,omitempty"`           // git-diff: the commit-ish asked for
+}
+
+// Session is API.md's Session object.
+type Session struct {
+	ID                  string    `json:"id"`
+	Title               string    `json:"title"`
+	Cwd                 string    `json:"cwd"`
+	CreatedAt           time.Time `json:"createdAt"`
+	UpdatedAt           time.Time `json:"updatedAt"`
+	ClaudeSessionID     *string   `json:"claudeSessionId"`
+	ActiveAgentWorkerID *string   `json:"activeAgentWorkerId"`
+	Workers             []Info    `json:"workers"`
+}
+
+// Runtime is the live part of a worker of some kind. The manager holds one
+// per worker for as long as the worker exists (also when its process has
+// exited, so that its history can still be read). Kind-specific abilities
+// (attaching a socket, sending input) are further methods that callers find
+// with a type assertion on the interfaces they define.
+type Runtime interface {
+	// Stop ends the worker's processes and waits for them and for every
+	// goroutine the runtime owns. It must be safe to call more than once.
+	Stop(ctx context.Context) error
+}
+
+// Env is what a Factory gets to build a worker's runtime.
+type Env struct {
+	Info    Info           // the worker as stored
+	Session Session        // its session (Workers not filled in)
+	Store   *persist.Store // the worker's logs and output live here
+	Config  Config
+	Log     *slog.Logger
+	// Restored is true when the worker comes back from storage after a
+	// server restart rather than being created now.
+	Restored bool
+	// Update changes the stored worker (status, activity, exit code...):
+	// the manager persists it and broadcasts worker-updated. Safe to call
+	// from any goroutine, at any time until Stop returns.
+	Update func(func(*Info))
+	// SetClaudeSession records the session's Claude conversation id.
+	SetClaudeSession func(id string)
+}
+
+// Config holds the server-wide settings workers need.
+type Config struct {
+	ClaudePath string   // the claude CLI to run
+	ChildEnv   []string // the base environment for child processes (secrets removed)
+	// ClaudeConfigDir is CLAUDE_CONFIG_DIR for agent workers ("" means the CLI's default).
+	ClaudeConfigDir string
+}
+
+// Factory builds the runtime of one worker kind. It returns quickly: a
+// slow start-up continues in the runtime's own goroutines and reports
+// through Env.Update.
+type Factory func(ctx context.Context, env Env) (Runtime, error)
