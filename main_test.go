@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the real binary: start-up line, token file, the data-dir
+// lock, and a graceful shutdown that ends every child process group.
+
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agentdesk-bin")
+	if err != nil {
+		panic(err)
+	}
+	binPath = filepath.Join(dir, "agentdesk")
+	if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		panic("build agentdesk: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type proc struct {
+	cmd    *exec.Cmd
+	url    string // the start-up URL, with the token
+	base   string
+	token  string
+	stderr *strings.Builder
+}
+
+var urlLine = regexp.MustCompile(`(http://[^/\s]+)/\?token=([0-9a-f]+)`)
+
+// start runs agentdesk on a free loopback port and waits for its start-up line.
+func start(t *testing.T, dataDir string, extra ...string) *proc {
+	t.Helper()
+	args := append([]string{"--addr", "127.0.0.1:0", "--data-dir", dataDir}, extra...)
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "SHELL=/bin/sh")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{cmd: cmd, stderr: &strings.Builder{}}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	lines := make(chan string, 1)
+	go func() {
+		r := bufio.NewReader(stdout)
+		l, _ := r.ReadString('\n')
+		lines <- l
+		_, _ = io.Copy(io.Discard, r)
+	}()
+	select {
+	case l := <-lines:
+		m := urlLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("start-up line %q has no URL; stderr: %s", l, p.stderr)
+		}
+		p.url, p.base, p.token = m[0], m[1], m[2]
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no start-up line; stderr: %s", p.stderr)
+	}
+	return p
+}
+
+func (p *proc) api(t *testing.T, method, path, body string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, p.base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+p.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
+func (p *proc) stop(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after %v: %v; stderr: %s", sig, err, p.stderr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no exit after %v", sig)
+	}
+}
+
+func TestTokenFileAndStartupLine(t *testing.T) {
+	data := t.TempDir()
+	p := start(t, data)
+	b, err := os.ReadFile(filepath.Join(data, "token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(b)) != p.token || len(p.token) < 32 {
+		t.Fatalf("token file %q, start-up token %q", b, p.token)
+	}
+	if fi, _ := os.Stat(filepath.Join(data, "token")); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file mode %v", fi.Mode().Perm())
+	}
+	if code, _ := p.api(t, "GET", "/api/sessions", ""); code != 200 {
+		t.Fatalf("token does not authenticate: %d", code)
+	}
+	p.stop(t, syscall.SIGINT)
+	// The same token comes back after a restart.
+	if p2 := start(t, data); p2.token != p.token {
+		t.Fatalf("token changed across restarts")
+	} else {
+		p2.stop(t, syscall.SIGTERM)
+	}
+}
+
+func TestSecondProcessFailsFast(t *testing.T) {
+	data := t.TempDir()
+	p := start(t, data)
+	defer p.stop(t, syscall.SIGTERM)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, binPath, "--addr", "127.0.0.1:0", "--data-dir", data).CombinedOutput()
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("second process: err=%v ctx=%v", err, ctx.Err())
+	}
+	if !strings.Contains(string(out), "another agentdesk is already running") {
+		t.Fatalf("unclear message: %s", out)
+	}
+}
+
+func TestShutdownEndsChildren(t *testing.T) {
+	data := t.TempDir()
+	p := start(t, data)
+	code, b := p.api(t, "POST", "/api/sessions", `{"cwd":"`+t.TempDir()+`","agent":"none"}`)
+	if code != 201 {
+		t.Fatalf("create session: %d %s", code, b)
+	}
+	var s struct{ ID string }
+	_ = json.Unmarshal(b, &s)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	body := `{"kind":"terminal","command":["/bin/sh","-c","sleep 300 & echo $! > ` + pidFile + `; wait"]}`
+	if code, b := p.api(t, "POST", "/api/sessions/"+s.ID+"/workers", body); code != 201 {
+		t.Fatalf("create terminal: %d %s", code, b)
+	}
+	pid := waitPID(t, pidFile)
+	p.stop(t, syscall.SIGTERM)
+	if alive(pid) {
+		t.Fatalf("child %d outlived the server", pid)
+	}
+	// The database was closed cleanly: a new process opens it at once and
+	// still has the session, with its terminal shown as exited.
+	p2 := start(t, data)
+	defer p2.stop(t, syscall.SIGINT)
+	code, b = p2.api(t, "GET", "/api/sessions/"+s.ID, "")
+	if code != 200 || !strings.Contains(string(b), `"kind":"terminal"`) {
+		t.Fatalf("session after restart: %d %s", code, b)
+	}
+}
+
+func TestCrashLeftoversAreEnded(t *testing.T) {
+	data := t.TempDir()
+	p := start(t, data)
+	code, b := p.api(t, "POST", "/api/sessions", `{"cwd":"`+t.TempDir()+`","agent":"none"}`)
+	if code != 201 {
+		t.Fatalf("create session: %d %s", code, b)
+	}
+	var s struct{ ID string }
+	_ = json.Unmarshal(b, &s)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	body := `{"kind":"terminal","command":["/bin/sh","-c","sleep 300 & echo $! > ` + pidFile + `; wait"]}`
+	if code, b := p.api(t, "POST", "/api/sessions/"+s.ID+"/workers", body); code != 201 {
+		t.Fatalf("create terminal: %d %s", code, b)
+	}
+	pid := waitPID(t, pidFile)
+	_ = p.cmd.Process.Kill() // SIGKILL: no shutdown runs
+	_ = p.cmd.Wait()
+	if syscall.Kill(pid, 0) != nil {
+		t.Fatal("the child died with the server; this test cannot check recovery")
+	}
+	p2 := start(t, data)
+	defer p2.stop(t, syscall.SIGINT)
+	if alive(pid) {
+		t.Fatalf("leftover child %d still runs after the next start", pid)
+	}
+}
+
+func waitPID(t *testing.T, file string) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(file); err == nil && strings.HasSuffix(string(b), "\n") {
+			var pid int
+			if _, err := fmt.Sscan(strings.TrimSpace(string(b)), &pid); err == nil && pid > 0 {
+				return pid
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("child never wrote its pid")
+	return 0
+}
+
+// alive reports whether pid still runs (a zombie counts as gone: it has
+// been killed and only waits for its parent).
+func alive(pid int) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if syscall.Kill(pid, 0) != nil {
+			return false
+		}
+		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil && strings.Contains(string(b), ") Z ") {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}
