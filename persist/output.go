@@ -1,0 +1,240 @@
+package persist
+
+import (
+	"bytes"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Keys inside a worker's bucket in "output".
+var (
+	kMeta   = []byte("m") // start|end, big-endian u64 each
+	kChunks = []byte("c") // bucket: chunk start offset → bytes
+)
+
+// Chunk sizes. Chunks are at most maxChunk (or an eighth of the cap, when
+// that is smaller) so that dropping the oldest one loses little. A stored
+// tail chunk smaller than mergeBelow is extended by the next commit, so
+// keystroke echoes committed one by one still share a chunk.
+const (
+	maxChunk   = 128 << 10
+	mergeBelow = 4 << 10
+)
+
+func chunkMaxFor(cap int64) int {
+	return int(max(1, min(maxChunk, cap/8)))
+}
+
+// pendingOutput is the output appended to one worker during one pass: the
+// stored range when the pass first touched the worker, plus the new bytes.
+type pendingOutput struct {
+	start, end int64    // stored range
+	parts      [][]byte // appended data in order; each is the store's own copy
+	n          int64    // total length of parts
+}
+
+// AppendOutput queues data, which starts at absolute offset off, for the
+// output of workerID. off must equal the current end (queued appends
+// included), or the result is ErrOffset. data is copied, so the caller may
+// reuse it at once. Appends to one worker inside one commit are merged into
+// one chunk. When the stored size exceeds the cap, the oldest chunks are
+// dropped: the start moves forward and offsets are never reused. The
+// returned channel receives exactly one value once committed or rejected.
+func (s *Store) AppendOutput(workerID string, off int64, data []byte) <-chan error {
+	if workerID == "" || off < 0 {
+		return done(fmt.Errorf("append output of %q at %d: %w", workerID, off, ErrInvalid))
+	}
+	d := bytes.Clone(data)
+	return s.enqueue(&op{size: len(d), apply: func(w *wtx) error {
+		if err := w.appendOutput(workerID, off, d); err != nil {
+			return fmt.Errorf("append output of %s: %w", workerID, err)
+		}
+		return nil
+	}})
+}
+
+// appendOutput only records data in the pass; flushOutput writes it.
+func (w *wtx) appendOutput(workerID string, off int64, data []byte) error {
+	p := w.pending(workerID)
+	if off != p.end+p.n {
+		return fmt.Errorf("offset %d, end %d: %w", off, p.end+p.n, ErrOffset)
+	}
+	if len(data) > 0 {
+		p.parts = append(p.parts, data)
+		p.n += int64(len(data))
+	}
+	return nil
+}
+
+func (w *wtx) pending(workerID string) *pendingOutput {
+	if p, ok := w.out[workerID]; ok {
+		return p
+	}
+	p := &pendingOutput{}
+	if wb := w.tx.Bucket(bOutput).Bucket([]byte(workerID)); wb != nil {
+		p.start, p.end = readMeta(wb)
+	}
+	if w.out == nil {
+		w.out = make(map[string]*pendingOutput)
+	}
+	w.out[workerID] = p
+	return p
+}
+
+func readMeta(wb *bolt.Bucket) (start, end int64) {
+	m := wb.Get(kMeta)
+	if len(m) != 16 {
+		return 0, 0
+	}
+	return int64(getU64(m[:8])), int64(getU64(m[8:]))
+}
+
+// flushOutput writes the output pending in this pass, one worker at a time.
+func (w *wtx) flushOutput() error {
+	for id, p := range w.out {
+		if p.n == 0 {
+			continue
+		}
+		if err := w.writeOutput([]byte(id), p); err != nil {
+			return fmt.Errorf("write output of %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+func (w *wtx) writeOutput(id []byte, p *pendingOutput) error {
+	wb, err := w.tx.Bucket(bOutput).CreateBucketIfNotExists(id)
+	if err != nil {
+		return err
+	}
+	data, start, end := bytes.Join(p.parts, nil), p.start, p.end+p.n
+	if len(p.parts) == 1 {
+		data = p.parts[0] // already our own copy
+	}
+	if int64(len(data)) >= w.s.cap {
+		// The new data alone fills the cap: nothing stored survives.
+		if wb.Bucket(kChunks) != nil {
+			if err := wb.DeleteBucket(kChunks); err != nil {
+				return err
+			}
+		}
+		data, start = data[int64(len(data))-w.s.cap:], end-w.s.cap
+	}
+	chunks, err := wb.CreateBucketIfNotExists(kChunks)
+	if err != nil {
+		return err
+	}
+	chunks.FillPercent = logFill
+	if err := w.putChunks(chunks, end-int64(len(data)), data); err != nil {
+		return err
+	}
+	if start, err = w.trim(chunks, start, end); err != nil {
+		return err
+	}
+	return wb.Put(kMeta, append(u64(uint64(start)), u64(uint64(end))...))
+}
+
+// putChunks stores data, which starts at offset off, first topping up a
+// small tail chunk, then in chunks of at most chunkMax.
+func (w *wtx) putChunks(chunks *bolt.Bucket, off int64, data []byte) error {
+	if k, v := chunks.Cursor().Last(); k != nil && len(v) < min(mergeBelow, w.s.chunkMax) {
+		n := min(w.s.chunkMax-len(v), len(data))
+		merged := append(append(make([]byte, 0, len(v)+n), v...), data[:n]...)
+		if err := chunks.Put(k, merged); err != nil {
+			return err
+		}
+		off, data = off+int64(n), data[n:]
+	}
+	for len(data) > 0 {
+		n := min(w.s.chunkMax, len(data))
+		if err := chunks.Put(u64(uint64(off)), data[:n]); err != nil {
+			return err
+		}
+		off, data = off+int64(n), data[n:]
+	}
+	return nil
+}
+
+// trim drops the oldest chunks while more than the cap is stored and
+// returns the new start.
+func (w *wtx) trim(chunks *bolt.Bucket, start, end int64) (int64, error) {
+	for end-start > w.s.cap {
+		// Re-seek each time: a cursor is not reliable after deleting under it.
+		k, v := chunks.Cursor().First()
+		if k == nil {
+			return end, nil
+		}
+		start = int64(getU64(k)) + int64(len(v))
+		if err := chunks.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return start, nil
+}
+
+// OutputRange returns the committed output range of workerID: [start, end).
+// It is (0, 0) when there is none.
+func (s *Store) OutputRange(workerID string) (start, end int64, err error) {
+	err = s.view(func(tx *bolt.Tx) error {
+		if wb := tx.Bucket(bOutput).Bucket([]byte(workerID)); wb != nil {
+			start, end = readMeta(wb)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("output range of %s: %w", workerID, err)
+	}
+	return start, end, nil
+}
+
+// ReadOutput returns up to maxBytes of committed output starting at
+// max(from, start), and the offset where the returned data starts. When
+// from >= end it returns (nil, end, nil). The data is the caller's copy.
+func (s *Store) ReadOutput(workerID string, from int64, maxBytes int) ([]byte, int64, error) {
+	var out []byte
+	err := s.view(func(tx *bolt.Tx) error {
+		var start, end int64
+		wb := tx.Bucket(bOutput).Bucket([]byte(workerID))
+		if wb != nil {
+			start, end = readMeta(wb)
+		}
+		if from >= end {
+			from = end
+			return nil
+		}
+		from = max(from, start)
+		if maxBytes <= 0 {
+			return nil
+		}
+		out = readChunks(wb.Bucket(kChunks), from, int(min(int64(maxBytes), end-from)))
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("read output of %s at %d: %w", workerID, from, err)
+	}
+	return out, from, nil
+}
+
+// readChunks copies n bytes starting at from, which lies inside the stored range.
+func readChunks(chunks *bolt.Bucket, from int64, n int) []byte {
+	out := make([]byte, 0, n)
+	c := chunks.Cursor()
+	// The chunk holding from is the one with the greatest key <= from.
+	k, v := c.Seek(u64(uint64(from)))
+	switch {
+	case k == nil:
+		k, v = c.Last()
+	case int64(getU64(k)) > from:
+		k, v = c.Prev()
+	}
+	for ; k != nil && len(out) < n; k, v = c.Next() {
+		skip := max(0, from-int64(getU64(k)))
+		if skip >= int64(len(v)) {
+			continue
+		}
+		v = v[skip:]
+		out = append(out, v[:min(len(v), n-len(out))]...)
+	}
+	return out
+}

@@ -1,0 +1,220 @@
+// Package persist is agentdesk's storage and the only package that imports
+// bbolt. It owns one database file holding:
+//
+//   - sessions and workers, as opaque JSON values owned by the caller;
+//   - an append-only message log per worker, keyed by sequence number, with a
+//     uuid→sequence index so "after uuid X" is one Get and one Seek;
+//   - PTY output per worker, addressed by absolute byte offset and bounded by
+//     a size cap (the oldest chunks are dropped, offsets are never reused);
+//   - the process groups the server started, so a start after a crash can end
+//     leftovers.
+//
+// All writes go through one writer goroutine that commits everything queued
+// in one bbolt transaction (group commit): one fsync serves many writes.
+// Reads open their own read transactions and copy values out, so they never
+// wait for the writer.
+//
+// Bucket layout (top-level buckets and what they hold):
+//
+//	sessions   session id → value
+//	workers    session id → {worker id → value}
+//	messages   worker id → {"s": seq (big-endian u64) → uvarint(len uuid) uuid data,
+//	                        "u": uuid → seq, "n": message count}
+//	output     worker id → {"m": start|end (big-endian u64 each),
+//	                        "c": {chunk start offset (big-endian u64) → bytes}}
+//	processes  worker id → pgid (big-endian u64)
+package persist
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Errors callers branch on with errors.Is.
+var (
+	// ErrLocked means another process holds the database file lock: another
+	// agentdesk is running on the same data dir.
+	ErrLocked = errors.New("database is locked: another agentdesk is running on this data dir")
+	// ErrNotFound means the session, worker or message uuid does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrClosed means the store is closed.
+	ErrClosed = errors.New("store closed")
+	// ErrInvalid means an argument is unusable: an empty id or uuid, or a
+	// negative offset.
+	ErrInvalid = errors.New("invalid argument")
+	// ErrSeq means appended messages do not have strictly increasing
+	// sequence numbers above the log's last one.
+	ErrSeq = errors.New("message sequence not increasing")
+	// ErrDuplicate means an appended message's uuid is already in the log.
+	ErrDuplicate = errors.New("duplicate message uuid")
+	// ErrOffset means appended output does not start at the current end.
+	ErrOffset = errors.New("output offset is not the current end")
+)
+
+// DefaultOutputCap is the PTY output kept per worker when Options.OutputCap is 0.
+const DefaultOutputCap = 8 << 20
+
+// DefaultTimeout is how long Open waits for the file lock when Options.Timeout is 0.
+const DefaultTimeout = time.Second
+
+// queueLen bounds the write queue: a producer blocks (back-pressure) once
+// this many operations wait for the writer.
+const queueLen = 1024
+
+// Options configures Open. A nil *Options means all defaults.
+type Options struct {
+	// Timeout is how long Open waits for the file lock before failing with
+	// ErrLocked. Default DefaultTimeout (1s).
+	Timeout time.Duration
+	// OutputCap is how many PTY output bytes are kept per worker. Default
+	// DefaultOutputCap (8 MiB).
+	OutputCap int64
+	// NoSync skips fsync on commit. THIS IS UNSAFE: a crash or power loss
+	// can lose or corrupt committed data. For benchmarks only.
+	NoSync bool
+}
+
+// Store is the agentdesk database. All methods are safe for concurrent use.
+// Writes commit in the order they entered the write queue, so the writes of
+// one goroutine commit in call order. Reads see committed data only.
+type Store struct {
+	db       *bolt.DB
+	cap      int64 // output bytes kept per worker
+	chunkMax int   // largest output chunk, so dropping one loses little
+
+	// mu guards closed and every send on ops, so Close can close ops without
+	// racing a sender. Senders hold the read lock while blocked on a full
+	// queue; the writer never takes mu, so they always make progress.
+	mu     sync.RWMutex
+	closed bool
+	ops    chan *op
+	wg     sync.WaitGroup // the writer goroutine
+}
+
+// Open opens (creating if needed, mode 0600) the database at path and starts
+// its writer goroutine. It fails with an error wrapping ErrLocked when
+// another process holds the file for longer than opts.Timeout.
+func Open(path string, opts *Options) (*Store, error) {
+	o := withDefaults(opts)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:      o.Timeout,
+		NoSync:       o.NoSync,
+		FreelistType: bolt.FreelistMapType,
+	})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("open %s: %w", path, ErrLocked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := db.Update(createTopBuckets); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("init %s: %w", path, err)
+	}
+	s := &Store{
+		db:       db,
+		cap:      o.OutputCap,
+		chunkMax: chunkMaxFor(o.OutputCap),
+		ops:      make(chan *op, queueLen),
+	}
+	s.wg.Go(s.run)
+	return s, nil
+}
+
+func withDefaults(opts *Options) Options {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.OutputCap <= 0 {
+		o.OutputCap = DefaultOutputCap
+	}
+	return o
+}
+
+func createTopBuckets(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bSessions, bWorkers, bMessages, bOutput, bProcesses} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Close commits everything already queued, stops the writer and closes the
+// database. Later calls (and every other method afterwards) return ErrClosed.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.closed = true
+	close(s.ops) // the writer drains what is queued, then exits
+	s.mu.Unlock()
+	s.wg.Wait()
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close db: %w", err)
+	}
+	return nil
+}
+
+// Barrier completes (one value, nil or the commit error) once everything
+// queued before it is committed.
+func (s *Store) Barrier() <-chan error {
+	return s.enqueue(&op{apply: func(*wtx) error { return nil }})
+}
+
+// enqueue hands o to the writer and returns its result channel. It blocks
+// only while the queue is full.
+func (s *Store) enqueue(o *op) <-chan error {
+	o.done = make(chan error, 1)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		o.done <- ErrClosed
+		return o.done
+	}
+	s.ops <- o
+	return o.done
+}
+
+// do runs apply in the writer and waits for its commit.
+func (s *Store) do(apply func(*wtx) error) error {
+	return <-s.enqueue(&op{apply: apply})
+}
+
+// done returns a channel already holding err, for results known before
+// anything is queued.
+func done(err error) <-chan error {
+	c := make(chan error, 1)
+	c <- err
+	return c
+}
+
+func (s *Store) isClosed() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.closed
+}
+
+// view runs fn in a read transaction. fn must copy whatever it keeps: bbolt
+// values are valid only inside the transaction.
+func (s *Store) view(fn func(*bolt.Tx) error) error {
+	if s.isClosed() {
+		return ErrClosed
+	}
+	err := s.db.View(fn)
+	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
+		return ErrClosed
+	}
+	return err
+}
