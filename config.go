@@ -20,6 +20,7 @@ type config struct {
 	token          string
 	claude         string
 	allowedOrigins []string
+	worktreeDir    string
 }
 
 func envOr(key, def string) string {
@@ -49,6 +50,7 @@ func parseConfig(args []string) (config, error) {
 	fs.StringVar(&c.token, "token", os.Getenv("AGENTDESK_TOKEN"), "access token (env AGENTDESK_TOKEN; default: <data-dir>/token, created at first start)")
 	fs.StringVar(&c.claude, "claude", os.Getenv("AGENTDESK_CLAUDE"), "path of the claude CLI (env AGENTDESK_CLAUDE; default: claude on PATH, else ./node_modules/.bin/claude)")
 	fs.StringVar(&origins, "allowed-origins", os.Getenv("AGENTDESK_ALLOWED_ORIGINS"), "comma-separated extra origins allowed besides same-origin, e.g. https://desk.example.com")
+	fs.StringVar(&c.worktreeDir, "worktree-dir", os.Getenv("AGENTDESK_WORKTREE_DIR"), "where sessions made from a repository get their git worktrees (env AGENTDESK_WORKTREE_DIR; default: beside the repository)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

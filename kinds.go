@@ -1,8 +1,13 @@
 package main
 
-import "github.com/agentdesk/agentdesk/worker"
+import (
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/gitdiff"
+)
 
 // factories lists the worker kinds this build supports.
 func factories() map[worker.Kind]worker.Factory {
-	return map[worker.Kind]worker.Factory{}
+	return map[worker.Kind]worker.Factory{
+		worker.KindGitDiff: gitdiff.New,
+	}
 }

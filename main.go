@@ -55,7 +55,7 @@ func run(args []string) error {
 
 	mgr := worker.NewManager(worker.Options{
 		Store:     store,
-		Config:    worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv()},
+		Config:    worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir},
 		Log:       log,
 		Factories: factories(),
 	})

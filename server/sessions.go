@@ -51,7 +51,11 @@ func (s *Server) renameSession(c echo.Context) error {
 }
 
 func (s *Server) deleteSession(c echo.Context) error {
-	if err := s.mgr.DeleteSession(c.Request().Context(), c.Param("sid")); err != nil {
+	o := worker.DeleteOptions{
+		RemoveWorktree: c.QueryParam("removeWorktree") == "true",
+		Force:          c.QueryParam("force") == "true",
+	}
+	if err := s.mgr.DeleteSession(c.Request().Context(), c.Param("sid"), o); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

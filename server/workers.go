@@ -22,7 +22,7 @@ type (
 		Messages(after string, limit int) ([]json.RawMessage, bool, error)
 	}
 	differ interface {
-		Diff(ctx context.Context) (any, error)
+		Diff(ctx context.Context, path string) (any, error)
 	}
 )
 
@@ -149,7 +149,7 @@ func (s *Server) workerDiff(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	diff, err := d.Diff(c.Request().Context())
+	diff, err := d.Diff(c.Request().Context(), c.QueryParam("path"))
 	if err != nil {
 		return err
 	}

@@ -179,7 +179,10 @@ func (p *pump) handle(ctx context.Context, att worker.Attachable, data []byte) {
 		return
 	}
 	next, err := att.HandleClient(ctx, data)
+	var ce *worker.CodeError
 	switch {
+	case errors.As(err, &ce):
+		p.reply(errorFrame(ce.Code, ce.Error()))
 	case err != nil && errors.Is(err, worker.ErrInvalid):
 		p.reply(errorFrame("invalid_message", err.Error()))
 	case err != nil:

@@ -117,7 +117,9 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 	m.sessions[st.s.ID] = st
 	m.mu.Unlock()
 	for _, ws := range st.workers {
-		m.buildRuntime(ctx, st.s, ws, true)
+		if err := m.buildRuntime(ctx, st.s, ws, true); err != nil {
+			m.log.Error("restore worker", "worker", ws.info.ID, "err", err)
+		}
 	}
 	return nil
 }

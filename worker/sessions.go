@@ -19,6 +19,11 @@ type CreateSessionRequest struct {
 	Agent          string `json:"agent"` // "sdk" (default), "pty-agent" or "none"
 	Model          string `json:"model"`
 	PermissionMode string `json:"permissionMode"`
+	// Repo, Branch and Worktree ask for a new git worktree on a new branch
+	// of Repo; the session then runs in it (Cwd must be empty).
+	Repo     string `json:"repo"`
+	Branch   string `json:"branch"`
+	Worktree bool   `json:"worktree"`
 }
 
 const maxTitle = 200
@@ -76,23 +81,32 @@ func validateTitle(t string) (string, error) {
 // workers: an agent worker (unless Agent is "none") and a git-diff worker
 // when the directory is a git work tree.
 func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (Session, error) {
-	cwd, err := ValidateCwd(req.Cwd)
-	if err != nil {
-		return Session{}, err
-	}
 	title, err := validateTitle(req.Title)
 	if err != nil {
 		return Session{}, err
-	}
-	if title == "" {
-		title = filepath.Base(cwd)
 	}
 	agent, err := m.agentKind(req.Agent)
 	if err != nil {
 		return Session{}, err
 	}
+	var wt *Worktree
+	cwd := req.Cwd
+	if req.Worktree {
+		if wt, err = m.addWorktree(ctx, req); err != nil {
+			return Session{}, err
+		}
+		cwd = wt.Path
+	} else if req.Repo != "" || req.Branch != "" {
+		return Session{}, fieldErr("worktree", "must be true when repo or branch is given")
+	}
+	if cwd, err = ValidateCwd(cwd); err != nil {
+		return Session{}, err
+	}
+	if title == "" {
+		title = filepath.Base(cwd)
+	}
 	now := m.now()
-	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now}}
+	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt}}
 	if err := m.putSession(st.s); err != nil {
 		return Session{}, err
 	}
@@ -197,14 +211,33 @@ func (m *Manager) putSession(s Session) error {
 	return nil
 }
 
+// DeleteOptions say what else goes with a deleted session.
+type DeleteOptions struct {
+	RemoveWorktree bool // remove the worktree agentdesk made for it
+	Force          bool // even with uncommitted changes
+}
+
 // DeleteSession stops the session's workers, ends their processes and
-// removes the session and all its data.
-func (m *Manager) DeleteSession(ctx context.Context, id string) error {
+// removes the session and all its data. With RemoveWorktree, the session's
+// worktree goes first; when that is refused nothing is deleted.
+func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions) error {
 	m.mu.Lock()
 	st, ok := m.sessions[id]
 	if !ok {
 		m.mu.Unlock()
 		return fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	if o.RemoveWorktree && st.s.Worktree != nil {
+		wt := *st.s.Worktree
+		m.mu.Unlock()
+		if err := removeWorktree(ctx, &wt, o.Force); err != nil {
+			return err
+		}
+		m.mu.Lock()
+		if st, ok = m.sessions[id]; !ok {
+			m.mu.Unlock()
+			return nil
+		}
 	}
 	delete(m.sessions, id)
 	var rts []Runtime

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"sync"
 
 	"github.com/agentdesk/agentdesk/worker/hub"
 )
@@ -19,13 +20,25 @@ type Stream struct {
 	Replay func(yield func(hub.Frame) error) error
 	// Sub delivers live frames after the replay. The caller closes it.
 	Sub *hub.Sub
+	// OnClose, when set, runs once when the stream is closed (a worker
+	// that does work only while someone watches stops it here).
+	OnClose func()
+	once    sync.Once
 }
 
-// Close releases the stream's subscription.
+// Close releases the stream's subscription. It is safe to call more than once.
 func (s *Stream) Close() {
-	if s != nil && s.Sub != nil {
-		s.Sub.Close()
+	if s == nil {
+		return
 	}
+	s.once.Do(func() {
+		if s.Sub != nil {
+			s.Sub.Close()
+		}
+		if s.OnClose != nil {
+			s.OnClose()
+		}
+	})
 }
 
 // Attachable is a runtime that serves the per-worker WebSocket. Every kind

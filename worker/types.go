@@ -92,6 +92,7 @@ type Session struct {
 	UpdatedAt           time.Time `json:"updatedAt"`
 	ClaudeSessionID     *string   `json:"claudeSessionId"`
 	ActiveAgentWorkerID *string   `json:"activeAgentWorkerId"`
+	Worktree            *Worktree `json:"worktree"` // the worktree agentdesk made for the session
 	Workers             []Info    `json:"workers"`
 }
 
@@ -130,6 +131,8 @@ type Config struct {
 	ChildEnv   []string // the base environment for child processes (secrets removed)
 	// ClaudeConfigDir is CLAUDE_CONFIG_DIR for agent workers ("" means the CLI's default).
 	ClaudeConfigDir string
+	// WorktreeDir is where new worktrees go ("" means beside the repository).
+	WorktreeDir string
 }
 
 // Factory builds the runtime of one worker kind. It returns quickly: a

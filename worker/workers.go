@@ -95,7 +95,14 @@ func (m *Manager) CreateWorker(ctx context.Context, sid string, req WorkerReques
 	sess := st.s
 	m.mu.Unlock()
 
-	m.buildRuntime(ctx, sess, ws, false)
+	if err := m.buildRuntime(ctx, sess, ws, false); errors.Is(err, ErrInvalid) {
+		// The kind refused the options (a base that does not resolve, a
+		// directory that is not a work tree): the request changes nothing.
+		if derr := m.DeleteWorker(ctx, sid, info.ID); derr != nil {
+			m.log.Error("remove refused worker", "worker", info.ID, "err", derr)
+		}
+		return Info{}, err
+	}
 	return m.Worker(sid, info.ID)
 }
 
@@ -127,15 +134,16 @@ func (st *sessionState) defaultName(k Kind) string {
 }
 
 // buildRuntime runs the worker's factory without holding the lock and
-// installs the runtime, unless the worker was deleted meanwhile.
-func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerState, restored bool) {
+// installs the runtime, unless the worker was deleted meanwhile. A factory
+// error leaves the worker in status error and is returned.
+func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerState, restored bool) error {
 	f := m.factories[ws.info.Kind]
 	if f == nil {
 		m.update(ws.info.SessionID, ws.info.ID, func(i *Info) {
 			i.Status = StatusError
 			i.Error = ptr(fmt.Sprintf("%s workers are not available in this build", i.Kind))
 		})
-		return
+		return fmt.Errorf("%s workers are not available in this build: %w", ws.info.Kind, ErrUnsupported)
 	}
 	m.mu.Lock()
 	info := ws.info.clone()
@@ -157,7 +165,7 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 			i.Status = StatusError
 			i.Error = ptr(err.Error())
 		})
-		return
+		return err
 	}
 	m.mu.Lock()
 	deleted := ws.deleted || m.closed
@@ -168,6 +176,7 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 	if deleted {
 		_ = rt.Stop(ctx)
 	}
+	return nil
 }
 
 // Worker returns one worker.
@@ -265,7 +274,9 @@ func (m *Manager) RestartWorker(ctx context.Context, sid, wid string) (Info, err
 		return Info{}, err
 	}
 	sess.Workers = nil
-	m.buildRuntime(ctx, sess, ws, false)
+	if err := m.buildRuntime(ctx, sess, ws, false); err != nil {
+		return Info{}, err
+	}
 	return m.Worker(sid, wid)
 }
 

@@ -1,0 +1,158 @@
+package gitdiff
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/hub"
+)
+
+type fakeEnv struct {
+	mu   sync.Mutex
+	info worker.Info
+}
+
+func newRuntime(t *testing.T, dir, base string) (*Runtime, *fakeEnv) {
+	t.Helper()
+	fe := &fakeEnv{info: worker.Info{Kind: worker.KindGitDiff, Base: base}}
+	env := worker.Env{
+		Info: fe.info, Session: worker.Session{Cwd: dir}, Log: slog.Default(),
+		Update: func(fn func(*worker.Info)) { fe.mu.Lock(); fn(&fe.info); fe.mu.Unlock() },
+	}
+	rt, err := New(t.Context(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rt.(*Runtime)
+	t.Cleanup(func() { _ = r.Stop(context.Background()) })
+	return r, fe
+}
+
+// nextDiff waits for a diff frame that satisfies ok, from the replay or
+// the live subscription.
+func nextDiff(t *testing.T, st *worker.Stream, ok func(Diff) bool) Diff {
+	t.Helper()
+	var found *Diff
+	check := func(f hub.Frame) error {
+		var d struct {
+			Type string
+			Diff
+		}
+		if json.Unmarshal(f.Data, &d) == nil && d.Type == "diff" && ok(d.Diff) {
+			found = &d.Diff
+		}
+		return nil
+	}
+	if err := st.Replay(check); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for found == nil {
+		select {
+		case f := <-st.Sub.C():
+			_ = check(f)
+		case <-deadline:
+			t.Fatal("no matching diff frame")
+		}
+	}
+	return *found
+}
+
+func hasPath(p string) func(Diff) bool {
+	return func(d Diff) bool {
+		for _, f := range d.Files {
+			if f.Path == p {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func TestRuntimeLiveDiff(t *testing.T) {
+	r := newRepo(t, "main")
+	r.write("a.txt", "one\n")
+	r.commit("first")
+	rt, _ := newRuntime(t, r.dir, "")
+	st, err := rt.Attach(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nextDiff(t, st, func(d Diff) bool { return len(d.Files) == 0 })
+	if !rt.Watching() {
+		t.Fatal("no watcher while a client is attached")
+	}
+	r.write("a.txt", "one\ntwo\n")
+	d := nextDiff(t, st, hasPath("a.txt"))
+	if d.Files[0].Additions != 1 {
+		t.Fatalf("diff after edit: %+v", d.Files)
+	}
+	st.Close()
+	if rt.Watching() {
+		t.Fatal("watcher still runs after the last client left")
+	}
+}
+
+func TestRuntimeSetBase(t *testing.T) {
+	r := newRepo(t, "main")
+	r.write("a.txt", "one\n")
+	first := r.commit("first")
+	r.write("b.txt", "two\n")
+	r.commit("second")
+	rt, fe := newRuntime(t, r.dir, "")
+	st, err := rt.Attach(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, bad := range []string{"--upload-pack=touch /tmp/x", "nope", "HEAD:a.txt", "a..b"} {
+		_, err := rt.HandleClient(t.Context(), []byte(`{"type":"set-base","base":`+quote(bad)+`}`))
+		var ce *worker.CodeError
+		if !errors.As(err, &ce) || ce.Code != "invalid_base" {
+			t.Fatalf("set-base %q: %v", bad, err)
+		}
+	}
+	if _, err := rt.HandleClient(t.Context(), []byte(`{"type":"set-base","base":"`+first+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	d := nextDiff(t, st, hasPath("b.txt"))
+	if d.Base != first {
+		t.Fatalf("base %s, want %s", d.Base, first)
+	}
+	fe.mu.Lock()
+	defer fe.mu.Unlock()
+	if fe.info.Base != first {
+		t.Fatalf("base not kept: %q", fe.info.Base)
+	}
+}
+
+func TestRuntimeRefusals(t *testing.T) {
+	env := worker.Env{Session: worker.Session{Cwd: t.TempDir()}, Log: slog.Default(), Update: func(func(*worker.Info)) {}}
+	if _, err := New(t.Context(), env); !errors.Is(err, worker.ErrInvalid) {
+		t.Fatalf("not a work tree: %v", err)
+	}
+	r := newRepo(t, "main")
+	r.write("a.txt", "x\n")
+	r.commit("c")
+	rt, _ := newRuntime(t, r.dir, "")
+	for _, f := range []string{`{`, `{"type":"bogus"}`, `[]`} {
+		if _, err := rt.HandleClient(t.Context(), []byte(f)); !errors.Is(err, worker.ErrInvalid) {
+			t.Fatalf("frame %s: %v", f, err)
+		}
+	}
+	if _, err := rt.Diff(t.Context(), "../../etc/passwd"); !errors.Is(err, worker.ErrInvalid) {
+		t.Fatalf("hostile path: %v", err)
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.TrimSpace(string(b))
+}

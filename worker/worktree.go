@@ -1,0 +1,57 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/agentdesk/agentdesk/worker/gitrepo"
+)
+
+// Worktree records the git worktree agentdesk made for a session.
+type Worktree struct {
+	Repo   string `json:"repo"`
+	Branch string `json:"branch"`
+	Path   string `json:"path"`
+}
+
+// addWorktree makes the new branch and worktree a session asked for, and
+// returns it; the session's cwd is its path.
+func (m *Manager) addWorktree(ctx context.Context, req CreateSessionRequest) (*Worktree, error) {
+	if req.Cwd != "" {
+		return nil, fieldErr("cwd", "must be empty when worktree is true: the session runs in the new worktree")
+	}
+	if req.Repo == "" || !filepath.IsAbs(req.Repo) {
+		return nil, fieldErr("repo", "must be the absolute path of a git repository, got %q", req.Repo)
+	}
+	if req.Branch == "" {
+		return nil, fieldErr("branch", "is required: the new branch to create for the worktree")
+	}
+	path, err := gitrepo.AddWorktree(ctx, filepath.Clean(req.Repo), req.Branch, m.cfg.WorktreeDir)
+	switch {
+	case errors.Is(err, gitrepo.ErrNotRepo):
+		return nil, fieldErr("repo", "%q does not exist or is not a git repository", req.Repo)
+	case errors.Is(err, gitrepo.ErrBranchExists):
+		return nil, fieldErr("branch", "branch %q already exists in %s; choose another name", req.Branch, req.Repo)
+	case errors.Is(err, gitrepo.ErrInvalidBranch):
+		return nil, fieldErr("branch", "%q is not a valid branch name", req.Branch)
+	case errors.Is(err, gitrepo.ErrPathExists):
+		return nil, fieldErr("branch", "the worktree folder for %q already exists; choose another branch name", req.Branch)
+	case err != nil:
+		return nil, fmt.Errorf("create worktree: %w", err)
+	}
+	return &Worktree{Repo: filepath.Clean(req.Repo), Branch: req.Branch, Path: path}, nil
+}
+
+// removeWorktree removes a session's worktree; a dirty one only when forced.
+func removeWorktree(ctx context.Context, wt *Worktree, force bool) error {
+	err := gitrepo.RemoveWorktree(ctx, wt.Path, force)
+	if errors.Is(err, gitrepo.ErrDirty) {
+		return fmt.Errorf("worktree %s has uncommitted changes; commit them or delete with force=true: %w", wt.Path, ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("remove worktree %s: %w", wt.Path, err)
+	}
+	return nil
+}
