@@ -106,7 +106,7 @@ func TestWorktreeSession(t *testing.T) {
 		t.Fatalf("worktree branch %q", got)
 	}
 	for _, bad := range []map[string]any{
-		{"repo": repo, "branch": "feature/x", "worktree": true},               // branch exists
+		{"repo": repo, "branch": "feature/x", "worktree": true},                // branch exists
 		{"repo": filepath.Join(repo, "nope"), "branch": "b", "worktree": true}, // no repo
 		{"repo": repo, "branch": "-bad", "worktree": true},
 		{"repo": "relative", "branch": "b", "worktree": true},
