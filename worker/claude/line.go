@@ -1,0 +1,136 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxLineSize caps one stdout line. Real lines are a few KB, the initialize
+// response about 17 KB, and tool output can make a line several MB.
+const MaxLineSize = 32 << 20
+
+// tooLongPrefix is how much of an over-long line Line.Raw keeps, for logs.
+const tooLongPrefix = 4 << 10
+
+// Line is one stdout line of the CLI, decoded just enough to dispatch on.
+type Line struct {
+	// Raw is the exact line without its newline. The receiver owns it. For
+	// an over-long line it holds only the start of the line.
+	Raw []byte
+	// Type and Subtype are the top-level "type" and "subtype". For
+	// control_request lines Subtype is request.subtype (e.g. "can_use_tool");
+	// for control_response lines it is response.subtype ("success"/"error").
+	Type, Subtype string
+	// UUID is the top-level "uuid", when the line has one.
+	UUID string
+	// RequestID is the control protocol id: request_id of a control_request,
+	// response.request_id of a control_response; "" on other lines (the API
+	// request_id of assistant lines is left in Raw).
+	RequestID string
+	// Err is set when Raw could not be decoded (ErrBadLine) or was too long
+	// (ErrLineTooLong). The other fields are then empty.
+	Err error
+}
+
+// ParseLine decodes one stdout line. It never panics. The line must be a
+// single valid JSON object (by encoding/json's rules) whose "type" is a
+// non-empty string; other fields that are not strings read as "". On error
+// the Line still carries b as Raw. Raw aliases b: copy b first if it is
+// reused.
+func ParseLine(b []byte) (Line, error) {
+	var typ, sub, id, reqID, req, resp []byte
+	ok := fields(b, func(key, val []byte) {
+		// Later duplicates win, as with encoding/json.
+		switch {
+		case keyIs(key, "type"):
+			typ = val
+		case keyIs(key, "subtype"):
+			sub = val
+		case keyIs(key, "uuid"):
+			id = val
+		case keyIs(key, "request_id"):
+			reqID = val
+		case keyIs(key, "request"):
+			req = val
+		case keyIs(key, "response"):
+			resp = val
+		}
+	})
+	if !ok {
+		return Line{Raw: b}, fmt.Errorf("%w: not a JSON object", ErrBadLine)
+	}
+	l := Line{Raw: b}
+	l.Type, _ = unquote(typ)
+	if l.Type == "" {
+		return l, fmt.Errorf("%w: no type", ErrBadLine)
+	}
+	l.Subtype, _ = unquote(sub)
+	l.UUID, _ = unquote(id)
+	switch l.Type {
+	case "control_request":
+		l.Subtype, _ = innerString(req, "subtype")
+		l.RequestID, _ = unquote(reqID)
+	case "control_response":
+		l.Subtype, _ = innerString(resp, "subtype")
+		l.RequestID, _ = innerString(resp, "request_id")
+	}
+	return l, nil
+}
+
+// innerString returns the string member name of a raw JSON object value
+// (already validated), or "" when obj is no object or has no such string.
+func innerString(obj []byte, name string) (string, bool) {
+	if len(obj) == 0 || obj[0] != '{' {
+		return "", false
+	}
+	var val []byte
+	fields(obj, func(key, v []byte) {
+		if keyIs(key, name) {
+			val = v
+		}
+	})
+	return unquote(val)
+}
+
+// readLine returns the next line of r without its newline, as a new slice.
+// A line longer than limit is consumed to its end and returned cut to
+// tooLongPrefix bytes, with ErrLineTooLong. At the end of input it returns
+// the unterminated rest (if any) with io.EOF.
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	chunk, err := r.ReadSlice('\n')
+	if err == nil && len(chunk) <= limit+1 {
+		// The common case: the line fits in the buffer. One copy.
+		return bytes.Clone(chunk[:len(chunk)-1]), nil
+	}
+	var line []byte
+	n := 0 // length of the line so far, newline excluded
+	for {
+		data := chunk
+		if err == nil {
+			data = chunk[:len(chunk)-1]
+		}
+		n += len(data)
+		if n <= limit {
+			line = append(line, data...)
+		} else if len(line) < tooLongPrefix {
+			line = append(line, data[:min(len(data), tooLongPrefix-len(line))]...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
+		}
+		chunk, err = r.ReadSlice('\n')
+	}
+	switch {
+	case n > limit:
+		return line[:min(len(line), tooLongPrefix)], ErrLineTooLong
+	case err == nil:
+		return line, nil
+	case err == io.EOF && n == 0:
+		return nil, io.EOF
+	default:
+		return line, err
+	}
+}

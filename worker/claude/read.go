@@ -1,0 +1,128 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+)
+
+// stderrCap is how much stderr Process keeps: enough for a stack trace or
+// the CLI's error message, bounded whatever the CLI prints.
+const stderrCap = 64 << 10
+
+// maxLineSize is MaxLineSize, lowered by tests (export_test.go).
+var maxLineSize = MaxLineSize
+
+// readStdout turns stdout into Lines until EOF (or until Close unblocks it).
+func (p *Process) readStdout() {
+	defer close(p.lines)
+	// Pending Control calls see readDone: no reply can come anymore.
+	defer close(p.readDone)
+	r := bufio.NewReaderSize(p.stdout, 64<<10)
+	for {
+		raw, err := readLine(r, p.maxLine)
+		if err == nil || len(raw) > 0 || errors.Is(err, ErrLineTooLong) {
+			p.dispatch(raw, err)
+		}
+		if err != nil && !errors.Is(err, ErrLineTooLong) {
+			return
+		}
+	}
+}
+
+// dispatch hands a reply to its Control call, or the line to Lines.
+func (p *Process) dispatch(raw []byte, readErr error) {
+	var l Line
+	if readErr != nil && !errors.Is(readErr, io.EOF) {
+		l = Line{Raw: raw, Err: readErr}
+	} else {
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return // a blank line carries nothing
+		}
+		var err error
+		l, err = ParseLine(raw)
+		l.Err = err
+	}
+	if l.Type == "control_response" && p.deliverReply(l) {
+		return
+	}
+	select {
+	case p.lines <- l:
+		return
+	default:
+	}
+	// Full: wait for the consumer, unless Close has given up on it.
+	select {
+	case p.lines <- l:
+	case <-p.quit:
+	}
+}
+
+// deliverReply passes a control_response to the Control call waiting for
+// it. It reports whether the id was ours.
+func (p *Process) deliverReply(l Line) bool {
+	p.mu.Lock()
+	ch, ok := p.pending[l.RequestID]
+	delete(p.pending, l.RequestID)
+	p.mu.Unlock()
+	if ok {
+		ch <- l // buffered 1, one send per id
+	}
+	return ok || isOurID(l.RequestID)
+}
+
+// drainStderr keeps the tail of stderr. It must always run: a CLI blocked
+// on a full stderr pipe would stall.
+func (p *Process) drainStderr() {
+	defer close(p.stderrDone)
+	buf := make([]byte, 8<<10)
+	for {
+		n, err := p.stderr.Read(buf)
+		p.stderrBuf.Write(buf[:n])
+		if err != nil {
+			return
+		}
+	}
+}
+
+// ring keeps the last stderrCap bytes written to it. Safe for concurrent use.
+type ring struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (r *ring) Write(b []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.buf = append(r.buf, b...)
+	// Trim only when double the cap, so copying stays amortized O(1).
+	if len(r.buf) > 2*stderrCap {
+		r.buf = append(r.buf[:0], r.buf[len(r.buf)-stderrCap:]...)
+	}
+}
+
+func (r *ring) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.buf) > stderrCap {
+		return string(r.buf[len(r.buf)-stderrCap:])
+	}
+	return string(r.buf)
+}
+
+// lastLines returns the last n non-empty lines of s, joined by " | ".
+func lastLines(s string, n int) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return strings.Join(out, " | ")
+}

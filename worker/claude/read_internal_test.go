@@ -1,0 +1,71 @@
+package claude
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestReadLine(t *testing.T) {
+	type res struct {
+		line string
+		err  error
+	}
+	long := strings.Repeat("x", 100)
+	tests := []struct {
+		name  string
+		in    string
+		limit int
+		want  []res
+	}{
+		{"lines", "a\nbb\n", 10, []res{{"a", nil}, {"bb", nil}, {"", io.EOF}}},
+		{"blank line", "\n", 10, []res{{"", nil}, {"", io.EOF}}},
+		{"no final newline", "a\nbc", 10, []res{{"a", nil}, {"bc", io.EOF}}},
+		{"at limit", "abcd\n", 4, []res{{"abcd", nil}, {"", io.EOF}}},
+		{"over limit", "abcde\nok\n", 4, []res{{"abcde", ErrLineTooLong}, {"ok", nil}, {"", io.EOF}}},
+		// Longer than bufio's buffer (16 bytes here): assembled from chunks.
+		{"spans buffer", long + "\n", 200, []res{{long, nil}, {"", io.EOF}}},
+		{"spans buffer, too long", long + "\nok\n", 50, []res{{long, ErrLineTooLong}, {"ok", nil}}},
+		{"too long at EOF", long, 50, []res{{long, ErrLineTooLong}, {"", io.EOF}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := bufio.NewReaderSize(strings.NewReader(tt.in), 16)
+			for i, w := range tt.want {
+				got, err := readLine(r, tt.limit)
+				if !errors.Is(err, w.err) || (err == nil) != (w.err == nil) {
+					t.Fatalf("read %d: err = %v, want %v", i, err, w.err)
+				}
+				if errors.Is(err, ErrLineTooLong) {
+					// Only the start of the line is kept, for the log.
+					if len(got) == 0 || len(got) > tooLongPrefix || !strings.HasPrefix(w.line, string(got)) {
+						t.Fatalf("read %d: line = %q, want a prefix of %q", i, got, w.line)
+					}
+					continue
+				}
+				if string(got) != w.line {
+					t.Fatalf("read %d: line = %q, want %q", i, got, w.line)
+				}
+			}
+		})
+	}
+}
+
+func TestRing(t *testing.T) {
+	var r ring
+	r.Write([]byte("start\n"))
+	chunk := strings.Repeat("y", 1000)
+	for range 200 { // 200 KB, over 3 times the cap
+		r.Write([]byte(chunk))
+	}
+	r.Write([]byte("\nthe end"))
+	s := r.String()
+	if len(s) != stderrCap || !strings.HasSuffix(s, "\nthe end") || strings.Contains(s, "start") {
+		t.Fatalf("len %d, suffix %q", len(s), s[len(s)-10:])
+	}
+	if got := lastLines("a\n\nb\nc\n", 2); got != "b | c" {
+		t.Errorf("lastLines = %q", got)
+	}
+}
