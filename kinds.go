@@ -3,11 +3,13 @@ package main
 import (
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
+	"github.com/agentdesk/agentdesk/worker/terminal"
 )
 
 // factories lists the worker kinds this build supports.
 func factories() map[worker.Kind]worker.Factory {
 	return map[worker.Kind]worker.Factory{
-		worker.KindGitDiff: gitdiff.New,
+		worker.KindGitDiff:  gitdiff.New,
+		worker.KindTerminal: terminal.New,
 	}
 }

@@ -81,17 +81,19 @@ func run(args []string) error {
 	if !loopback {
 		log.Warn("listening on a non-loopback address: anyone who can reach it and has the token controls this machine; put TLS in front (see SECURITY notes in README)", "addr", l.Addr().String())
 	}
+	// Signals are caught before the URL is printed: whoever reads the line
+	// may stop the server at once.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	fmt.Printf("agentdesk is running: %s\n", openURL(l.Addr(), token))
-	return serveUntilSignal(srv, l, mgr, log)
+	return serveUntilSignal(srv, l, mgr, sigs, log)
 }
 
 // serveUntilSignal serves until SIGINT/SIGTERM or a serve error, then shuts
 // down in order: sockets and HTTP, then workers and their children. The
 // database is closed by run's defer.
-func serveUntilSignal(srv *server.Server, l net.Listener, mgr *worker.Manager, log *slog.Logger) error {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+func serveUntilSignal(srv *server.Server, l net.Listener, mgr *worker.Manager, sigs <-chan os.Signal, log *slog.Logger) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 
