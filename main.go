@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 func main() {
@@ -58,6 +59,7 @@ func run(args []string) error {
 		Config:    worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir},
 		Log:       log,
 		Factories: factories(),
+		KillGroup: ptyproc.KillSession,
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {

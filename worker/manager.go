@@ -27,6 +27,7 @@ type Manager struct {
 	cfg       Config
 	log       *slog.Logger
 	factories map[Kind]Factory
+	killGroup func(pgid int)
 	now       func() time.Time
 
 	mu       sync.Mutex
@@ -55,6 +56,10 @@ type Options struct {
 	Config    Config
 	Log       *slog.Logger
 	Factories map[Kind]Factory
+	// KillGroup ends what is left of a recorded process group after a crash;
+	// nil sends SIGKILL to the group. PTY children need more than that
+	// (a shell's background jobs live in groups of their own).
+	KillGroup func(pgid int)
 }
 
 // NewManager returns a manager with no sessions; call Load to restore the
@@ -64,7 +69,12 @@ func NewManager(o Options) *Manager {
 	if log == nil {
 		log = slog.Default()
 	}
+	kill := o.KillGroup
+	if kill == nil {
+		kill = func(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
+	}
 	return &Manager{
+		killGroup: kill,
 		store:     o.Store,
 		cfg:       o.Config,
 		log:       log,
@@ -134,9 +144,8 @@ func (m *Manager) killLeftovers() {
 	}
 	for wid, pgid := range procs {
 		if pgid > 1 {
-			if err := syscall.Kill(-pgid, syscall.SIGKILL); err == nil {
-				m.log.Info("ended leftover process group", "worker", wid, "pgid", pgid)
-			}
+			m.killGroup(pgid)
+			m.log.Info("ended leftover process group", "worker", wid, "pgid", pgid)
 		}
 		if err := m.store.DeleteProcess(wid); err != nil {
 			m.log.Error("forget process record", "worker", wid, "err", err)

@@ -1,0 +1,128 @@
+package ptyproc
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Output reaches the store in large appends. A PTY read is a few KiB, and a
+// bbolt commit costs the writer about a millisecond of CPU whatever its
+// size: committing each read would spend more CPU than the PTY delivers
+// (measured: 100 MB as 80 KiB appends cost 1.1 s of CPU, as 1 MiB appends
+// 0.26 s). Output collects in buf and goes to the store when it reaches
+// flushSize, when flushDelay has passed since its first byte, or at once
+// when an Attach or Sync needs it. Live subscribers never wait for this:
+// the hub has every byte as soon as it is read.
+const (
+	flushSize  = 1 << 20
+	flushDelay = 20 * time.Millisecond
+	// maxPending bounds the appends in flight per Log, and so the memory a
+	// slow disk can pin: past it, Write waits for the oldest commit, which
+	// slows the child down like a slow terminal would.
+	maxPending = 8
+)
+
+// submitLocked hands buf to the store, which copies it. A buffer that grew
+// for a burst is dropped when the burst is over (keep false), so an idle
+// worker does not pin it.
+func (l *Log) submitLocked(keep bool) {
+	if len(l.buf) == 0 {
+		return
+	}
+	for len(l.pending) >= maxPending {
+		l.recordLocked(<-l.pending[0])
+	}
+	n := int64(len(l.buf))
+	l.pending = append(l.pending, l.store.AppendOutput(l.id, l.end-n, l.buf))
+	l.buf = l.buf[:0]
+	if !keep {
+		l.buf = nil
+	}
+	l.reapLocked()
+}
+
+// recordLocked pops the oldest pending append with its result.
+func (l *Log) recordLocked(err error) {
+	l.pending = l.pending[1:]
+	if err != nil && l.err == nil {
+		l.err = fmt.Errorf("store output: %w", err)
+	}
+}
+
+// reapLocked collects the commit results already in. Commits complete in
+// queue order, so it stops at the first one still pending.
+func (l *Log) reapLocked() {
+	for len(l.pending) > 0 {
+		select {
+		case err := <-l.pending[0]:
+			l.recordLocked(err)
+		default:
+			return
+		}
+	}
+}
+
+// flush is the Log's goroutine: it hands over output that has waited
+// flushDelay. After Close it hands over the rest, waits for every commit
+// and returns.
+func (l *Log) flush() {
+	t := time.NewTimer(flushDelay)
+	t.Stop()
+	for {
+		select {
+		case <-l.kick:
+			t.Reset(flushDelay)
+		case <-t.C:
+			l.mu.Lock()
+			l.submitLocked(false)
+			l.mu.Unlock()
+		case <-l.quit:
+			t.Stop()
+			l.drain()
+			return
+		}
+	}
+}
+
+// drain stores what is left and waits for every commit.
+func (l *Log) drain() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.submitLocked(false)
+	for len(l.pending) > 0 {
+		l.recordLocked(<-l.pending[0])
+	}
+}
+
+// Sync returns once every byte written before it is committed, or when
+// ctx ends.
+func (l *Log) Sync(ctx context.Context) error {
+	l.mu.Lock()
+	l.submitLocked(false)
+	l.mu.Unlock()
+	return l.barrier(ctx)
+}
+
+// Err returns the first error the store reported for appended output, or
+// nil. Commits are asynchronous, so an error shows up some time later.
+func (l *Log) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reapLocked()
+	return l.err
+}
+
+// Close stores what is left, waits for its commit, and ends every live
+// subscription; later attaches get a replay and an already finished Sub.
+// Write fails after Close. Safe to call more than once.
+func (l *Log) Close() {
+	l.mu.Lock()
+	if !l.closed {
+		l.closed = true
+		close(l.quit)
+	}
+	l.mu.Unlock()
+	l.wg.Wait()
+	l.hub.Close()
+}

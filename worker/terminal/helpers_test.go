@@ -1,0 +1,180 @@
+package terminal_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/agentdesk/agentdesk/worker/terminal"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+const waitFor = 20 * time.Second
+
+func openStore(t *testing.T) *persist.Store {
+	t.Helper()
+	s, err := persist.Open(filepath.Join(t.TempDir(), "agentdesk.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// fixture is a terminal worker with a fake manager: Update applies to info.
+type fixture struct {
+	store *persist.Store
+	cwd   string
+	mu    sync.Mutex
+	info  worker.Info
+}
+
+func newFixture(t *testing.T, store *persist.Store, info worker.Info) *fixture {
+	if info.ID == "" {
+		info.ID = "w1"
+	}
+	info.Kind = worker.KindTerminal
+	return &fixture{store: store, cwd: t.TempDir(), info: info}
+}
+
+func (f *fixture) env(restored bool) worker.Env {
+	return worker.Env{
+		Info:    f.snapshot(),
+		Session: worker.Session{ID: "s1", Cwd: f.cwd},
+		Store:   f.store,
+		Config: worker.Config{ChildEnv: []string{
+			"PATH=" + os.Getenv("PATH"), "HOME=" + f.cwd, "SHELL=/bin/sh", "TERM=dumb", "PS1=$ ",
+		}},
+		Log:      slog.New(slog.DiscardHandler),
+		Restored: restored,
+		Update: func(fn func(*worker.Info)) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			fn(&f.info)
+		},
+	}
+}
+
+func (f *fixture) snapshot() worker.Info {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.info
+}
+
+// start builds the runtime; the test stops it at cleanup.
+func (f *fixture) start(t *testing.T, restored bool) *terminal.Terminal {
+	t.Helper()
+	rt, err := terminal.New(t.Context(), f.env(restored))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rt.Stop(t.Context()) })
+	return rt.(*terminal.Terminal)
+}
+
+// waitInfo polls the worker until cond holds.
+func (f *fixture) waitInfo(t *testing.T, cond func(worker.Info) bool) worker.Info {
+	t.Helper()
+	var info worker.Info
+	poll(t, func() bool { info = f.snapshot(); return cond(info) })
+	return info
+}
+
+// poll checks cond until it holds, failing after waitFor.
+func poll(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
+		time.Sleep(5 * time.Millisecond) // polling interval
+	}
+}
+
+// client is one attached socket's view: output bytes and control frames.
+type client struct {
+	st   *worker.Stream
+	out  bytes.Buffer
+	next int64
+	ctrl []map[string]any
+}
+
+func attach(t *testing.T, tm *terminal.Terminal, cursor string) *client {
+	t.Helper()
+	st, err := tm.Attach(t.Context(), cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	c := &client{st: st, next: -1}
+	if err := st.Replay(c.add); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (c *client) add(f hub.Frame) error {
+	if !f.Binary {
+		var m map[string]any
+		if err := json.Unmarshal(f.Data, &m); err != nil {
+			return err
+		}
+		c.ctrl = append(c.ctrl, m)
+		return nil
+	}
+	off := int64(binary.BigEndian.Uint64(f.Data))
+	if c.next >= 0 && off != c.next {
+		return fmt.Errorf("frame at %d, want %d", off, c.next)
+	}
+	c.out.Write(f.Data[8:])
+	c.next = off + int64(len(f.Data)-8)
+	return nil
+}
+
+// until reads live frames until cond holds.
+func (c *client) until(t *testing.T, cond func(*client) bool) {
+	t.Helper()
+	deadline := time.NewTimer(waitFor)
+	defer deadline.Stop()
+	for !cond(c) {
+		select {
+		case f := <-c.st.Sub.C():
+			if err := c.add(f); err != nil {
+				t.Fatal(err)
+			}
+		case <-c.st.Sub.Done():
+			t.Fatalf("stream ended; output %q, frames %v", c.out.String(), c.ctrl)
+		case <-deadline.C:
+			t.Fatalf("timed out; output %q, frames %v", c.out.String(), c.ctrl)
+		}
+	}
+}
+
+func (c *client) has(s string) bool { return strings.Contains(c.out.String(), s) }
+
+// frame returns the first control frame of type typ, or nil.
+func (c *client) frame(typ string) map[string]any {
+	for _, m := range c.ctrl {
+		if m["type"] == typ {
+			return m
+		}
+	}
+	return nil
+}
