@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/labstack/echo/v4"
@@ -61,11 +62,17 @@ func (s *Server) restartWorker(c echo.Context) error {
 	return c.JSON(http.StatusOK, info)
 }
 
+// buildWait bounds how long a request waits for a worker that is still
+// starting.
+const buildWait = 10 * time.Second
+
 // runtimeAs finds the worker's runtime and checks that it can do what the
 // endpoint needs.
 func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
 	var zero T
-	info, rt, err := s.mgr.Runtime(c.Param("sid"), c.Param("wid"))
+	ctx, cancel := context.WithTimeout(c.Request().Context(), buildWait)
+	defer cancel()
+	info, rt, err := s.mgr.WaitRuntime(ctx, c.Param("sid"), c.Param("wid"))
 	if err != nil {
 		return zero, err
 	}

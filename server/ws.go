@@ -149,7 +149,9 @@ func (s *Server) workerSocket(c echo.Context) error {
 }
 
 func (s *Server) attachable(c echo.Context) (worker.Info, worker.Attachable, error) {
-	info, rt, err := s.mgr.Runtime(c.Param("sid"), c.Param("wid"))
+	ctx, cancel := context.WithTimeout(c.Request().Context(), buildWait)
+	defer cancel()
+	info, rt, err := s.mgr.WaitRuntime(ctx, c.Param("sid"), c.Param("wid"))
 	if err != nil {
 		return info, nil, err
 	}

@@ -47,7 +47,12 @@ type workerState struct {
 	info    Info
 	rt      Runtime
 	deleted bool
+	// built is closed once the runtime is installed or its factory failed;
+	// a socket that arrives earlier waits on it instead of being refused.
+	built chan struct{}
 }
+
+func newWorkerState(i Info) *workerState { return &workerState{info: i, built: make(chan struct{})} }
 
 // Options configures a Manager. Factories maps each kind that this build
 // supports to its factory; a kind without one cannot be created.
@@ -116,7 +121,7 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 		return fmt.Errorf("load workers of %s: %w", r.ID, err)
 	}
 	for _, wr := range wrecs {
-		ws := &workerState{}
+		ws := newWorkerState(Info{})
 		if err := json.Unmarshal(wr.Value, &ws.info); err != nil {
 			m.log.Error("skip unreadable worker", "id", wr.ID, "err", err)
 			continue

@@ -83,7 +83,7 @@ func (m *Manager) CreateWorker(ctx context.Context, sid string, req WorkerReques
 		m.mu.Unlock()
 		return Info{}, err
 	}
-	ws := &workerState{info: info}
+	ws := newWorkerState(info)
 	st.workers = append(st.workers, ws)
 	if info.Kind.IsAgent() {
 		id := info.ID
@@ -137,6 +137,10 @@ func (st *sessionState) defaultName(k Kind) string {
 // installs the runtime, unless the worker was deleted meanwhile. A factory
 // error leaves the worker in status error and is returned.
 func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerState, restored bool) error {
+	m.mu.Lock()
+	built := ws.built
+	m.mu.Unlock()
+	defer close(built)
 	f := m.factories[ws.info.Kind]
 	if f == nil {
 		m.update(ws.info.SessionID, ws.info.ID, func(i *Info) {
@@ -183,6 +187,26 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 func (m *Manager) Worker(sid, wid string) (Info, error) {
 	info, _, err := m.Runtime(sid, wid)
 	return info, err
+}
+
+// WaitRuntime is Runtime, but waits (until ctx ends) for a runtime that is
+// still being built.
+func (m *Manager) WaitRuntime(ctx context.Context, sid, wid string) (Info, Runtime, error) {
+	m.mu.Lock()
+	_, ws, err := m.findLocked(sid, wid)
+	var built chan struct{}
+	if err == nil {
+		built = ws.built
+	}
+	m.mu.Unlock()
+	if err != nil {
+		return Info{}, nil, err
+	}
+	select {
+	case <-built:
+	case <-ctx.Done():
+	}
+	return m.Runtime(sid, wid)
 }
 
 // Runtime returns a worker and its runtime (nil while it is being built or
@@ -258,8 +282,15 @@ func (m *Manager) RestartWorker(ctx context.Context, sid, wid string) (Info, err
 		m.mu.Unlock()
 		return Info{}, fmt.Errorf("agent workers resume by themselves on the next message: %w", ErrUnsupported)
 	}
+	select {
+	case <-ws.built:
+	default:
+		m.mu.Unlock()
+		return Info{}, fmt.Errorf("worker %s is still starting: %w", wid, ErrConflict)
+	}
 	rt := ws.rt
 	ws.rt = nil
+	ws.built = make(chan struct{})
 	m.mu.Unlock()
 	if rt != nil {
 		if err := rt.Stop(ctx); err != nil {

@@ -1,0 +1,261 @@
+// Browser end-to-end for the chat pane of sdk workers, with the real Claude CLI
+// (node_modules/.bin/claude) talking to the fake Messages API
+// (internal/fakeapi/cmd/fakeapi) on loopback: a message and its echo, a Bash
+// call allowed from the permission dialog (which disappears in a second tab
+// too), an AskUserQuestion answered, a slow turn cancelled, and a reload that
+// shows the conversation again with no message twice.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { launchBrowser, newPage } from './browser.mjs';
+import { AgentdeskServer, freePort } from './server.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const claudeBin = path.join(repoRoot, 'node_modules', '.bin', 'claude');
+/** Every wait in this file is bounded by this. */
+const waitMs = 30_000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Builds the fake API once into dir and starts it; resolves when it printed its URL. */
+async function startFakeApi(dir) {
+  const bin = path.join(dir, 'fakeapi');
+  await promisify(execFile)('go', ['build', '-o', bin, './internal/fakeapi/cmd/fakeapi'], { cwd: repoRoot, timeout: 180_000 });
+  const child = spawn(bin, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let log = '';
+  child.stderr.on('data', (b) => (log = (log + b.toString()).slice(-50_000)));
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('fakeapi printed no URL within 10 s')), 10_000);
+    child.once('error', reject);
+    child.stdout.on('data', (b) => {
+      out += b.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        resolve(out.slice(0, nl).trim());
+      }
+    });
+  });
+  return {
+    url,
+    log: () => log,
+    /** Closing stdin ends it; SIGKILL if it does not go within 10 s. */
+    async stop() {
+      child.stdin.end();
+      const r = await Promise.race([exited, sleep(10_000).then(() => 'timeout')]);
+      if (r === 'timeout') child.kill('SIGKILL');
+    },
+  };
+}
+
+/** agentdesk with the real CLI pointed at the fake API (server.mjs's start, other env and args). */
+class ChatServer extends AgentdeskServer {
+  constructor(opts, apiUrl) {
+    super(opts);
+    this.apiUrl = apiUrl;
+  }
+
+  env() {
+    const env = {};
+    for (const [k, v] of Object.entries(process.env)) {
+      if (!/^(AGENTDESK_|ANTHROPIC_|CLAUDE_)/.test(k)) env[k] = v;
+    }
+    const u = this.apiUrl;
+    return {
+      ...env,
+      HOME: this.home,
+      SHELL: env.SHELL || '/bin/sh',
+      CLAUDE_CONFIG_DIR: path.join(this.home, '.claude'),
+      ANTHROPIC_BASE_URL: u,
+      ANTHROPIC_API_KEY: 'sk-fake',
+      HTTPS_PROXY: u, HTTP_PROXY: u, https_proxy: u, http_proxy: u,
+      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost',
+      CLAUDE_CODE_MAX_RETRIES: '1',
+      DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    };
+  }
+
+  async start() {
+    if (this.child !== null) throw new Error('server already running');
+    await mkdir(this.home, { recursive: true });
+    const args = ['--addr', `127.0.0.1:${this.port}`, '--data-dir', this.dataDir, '--token', this.token, '--claude', claudeBin];
+    const child = spawn(this.bin, args, { cwd: repoRoot, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const keep = (b) => {
+      this.output = (this.output + b.toString()).slice(-20_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const spawnError = new Promise((_, reject) => child.once('error', reject));
+    await Promise.race([this.waitHealthy(this.exited), spawnError]);
+  }
+}
+
+/** Console noise that is the browser reporting an expected failure. */
+const expectedNoise = [/WebSocket connection to .* failed/, /status of 409/];
+
+describe('chat pane with the real Claude CLI', { timeout: 300_000 }, () => {
+  let tmp;
+  let api;
+  let server;
+  let browser;
+  let page;
+  let cwd;
+
+  before(async () => {
+    await access(claudeBin); // fails loudly when node_modules is not installed
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'agentdesk-chat-e2e-'));
+    api = await startFakeApi(tmp);
+    server = new ChatServer({
+      bin: process.env.AGENTDESK_BIN ?? path.join(repoRoot, 'agentdesk'),
+      tmp: path.join(tmp, 'server'),
+      port: await freePort(),
+      token: randomBytes(16).toString('hex'),
+    }, api.url);
+    await mkdir(server.tmp, { recursive: true });
+    await server.start();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    try {
+      await server?.stop();
+    } finally {
+      await api?.stop();
+      if (process.env.CHAT_E2E_LOG) console.log(`${server?.output ?? ''}\n${api?.log() ?? ''}`);
+      if (tmp) await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
+  /** The visible chat pane. */
+  const pane = (p = page) => p.locator('.pane-chat:not([hidden])');
+
+  async function send(text, p = page) {
+    const input = pane(p).locator('.chat-input');
+    await input.waitFor({ state: 'visible', timeout: waitMs });
+    await assertEnabled(input);
+    await input.fill(text);
+    await input.press('Enter');
+    await pane(p).locator('.chat-user', { hasText: text }).last().waitFor({ timeout: waitMs });
+  }
+
+  async function assertEnabled(locator) {
+    await locator.page().waitForFunction((el) => !el.disabled, await locator.elementHandle(), { timeout: waitMs });
+  }
+
+  /** Waits until the pane shows n turn footers (result lines). */
+  async function waitResults(n, p = page) {
+    try {
+      await p.waitForFunction(({ n }) => document.querySelectorAll('.pane-chat:not([hidden]) .chat-result').length >= n,
+        { n }, { timeout: waitMs });
+    } catch (err) {
+      throw new Error(`expected ${n} finished turns; pane shows:\n${await pane(p).innerText()}\n\nserver:\n${server.output}\nfake API:\n${api.log()}\n(${err.message})`);
+    }
+  }
+
+  /** data-uuid of every message element; they must all differ. */
+  async function uuids(p = page) {
+    return pane(p).locator('[data-uuid]').evaluateAll((els) => els.map((e) => e.dataset.uuid));
+  }
+
+  test('a message gets its echo', async () => {
+    page = await newPage(browser);
+    await page.goto(`${server.url}/?token=${server.token}`);
+    await page.locator('.conn[data-state="open"]').waitFor({ timeout: waitMs });
+    cwd = await mkdtemp(path.join(tmp, 'work-'));
+    await page.keyboard.press('Alt+N');
+    await page.locator('#ns-cwd').fill(cwd);
+    await page.locator('#ns-title').fill('chat e2e');
+    await page.locator('#ns-agent').selectOption('sdk');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/s\/[^/]+/, { timeout: waitMs });
+    await pane().locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
+
+    await send('hello');
+    await pane().locator('.chat-text', { hasText: 'Echo: hello' }).waitFor({ timeout: waitMs });
+    await waitResults(1);
+    assert.equal(await pane().locator('.chat-user', { hasText: 'hello' }).count(), 1, 'the user message shows once');
+    await pane().locator('.chat-result[data-outcome="ok"]').first().waitFor();
+    assert.equal(await pane().getAttribute('data-activity'), 'idle');
+  });
+
+  test('a Bash call is allowed from the dialog; the dialog goes in every tab', async () => {
+    const other = await newPage(browser);
+    await other.goto(page.url());
+    await pane(other).locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
+
+    await send('bash:touch x.txt');
+    const dialog = pane().locator('.chat-perm');
+    await dialog.waitFor({ timeout: waitMs });
+    await pane(other).locator('.chat-perm').waitFor({ timeout: waitMs });
+    assert.match(await dialog.innerText(), /Bash[\s\S]*touch x\.txt/);
+    assert.equal(await pane().getAttribute('data-activity'), 'asking');
+    await dialog.getByRole('button', { name: 'Allow' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: waitMs });
+    await pane(other).locator('.chat-perm').waitFor({ state: 'detached', timeout: waitMs });
+
+    const card = pane().locator('.chat-tool[data-tool="Bash"]');
+    await card.locator('.tool-title', { hasText: 'touch x.txt' }).waitFor({ timeout: waitMs });
+    await card.locator('.tool-result').waitFor({ timeout: waitMs });
+    assert.equal(await card.getAttribute('data-state'), 'ok');
+    await waitResults(2);
+    await pane().locator('.chat-text', { hasText: 'Tool finished' }).waitFor({ timeout: waitMs });
+    await access(path.join(cwd, 'x.txt')); // the command really ran in the session's directory
+    // The other tab got the same conversation live.
+    await pane(other).locator('.chat-tool[data-tool="Bash"][data-state="ok"]').waitFor({ timeout: waitMs });
+    assert.deepEqual(await uuids(other), await uuids(page));
+    await other.context().close();
+  });
+
+  test('an AskUserQuestion is answered', async () => {
+    await send('ask');
+    const card = pane().locator('.chat-ask');
+    await card.waitFor({ timeout: waitMs });
+    await card.getByText('Blue', { exact: true }).click();
+    await card.getByRole('button', { name: 'Submit' }).click();
+    await card.waitFor({ state: 'detached', timeout: waitMs });
+    await waitResults(3);
+    const tool = pane().locator('.chat-tool[data-tool="AskUserQuestion"]');
+    await tool.locator('.tool-result', { hasText: 'Blue' }).waitFor({ timeout: waitMs });
+  });
+
+  test('a slow turn is cancelled, and the next message still works', async () => {
+    await send('slow');
+    await pane().locator('.chat-text.live', { hasText: 'slow chunk 01' }).waitFor({ timeout: waitMs });
+    await pane().locator('.chat-cancel').click();
+    await pane().locator('.chat-result[data-outcome="interrupted"]').waitFor({ timeout: waitMs });
+    await waitResults(4);
+    await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden])')?.dataset.activity === 'idle',
+      null, { timeout: waitMs });
+    assert.equal(await pane().locator('.chat-text.live').count(), 0, 'no streaming text is left behind');
+
+    await send('after cancel');
+    await pane().locator('.chat-text', { hasText: /Echo: [\s\S]*after cancel/ }).waitFor({ timeout: waitMs });
+    await waitResults(5);
+  });
+
+  test('a reload shows the same conversation, nothing twice', async () => {
+    const before = await uuids();
+    assert.equal(new Set(before).size, before.length, 'no uuid twice before the reload');
+    await page.reload();
+    await pane().locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
+    await waitResults(5);
+    await pane().locator('.chat-text', { hasText: /after cancel/ }).waitFor({ timeout: waitMs });
+    const again = await uuids();
+    assert.deepEqual(again, before, 'the same messages in the same order');
+    assert.equal(await pane().locator('.chat-user', { hasText: 'hello' }).count(), 1);
+    assert.equal(await pane().locator('.chat-result[data-outcome="interrupted"]').count(), 1);
+    assert.deepEqual(page.errors.filter((e) => !expectedNoise.some((re) => re.test(e))), [], 'no console errors');
+  });
+});

@@ -1,0 +1,117 @@
+// REST client for /api (API.md "REST"). Authentication is the HttpOnly cookie the
+// server sets; this module never sees or stores the token except to POST it once.
+import type { CreateSessionInput, CreateWorkerInput, Session, Worker } from './types';
+
+/** An error answer from the server ({"error","code"}), or a network failure (status 0). */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** True when err is an ApiError saying the request was not authenticated. */
+export function isUnauthorized(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 401;
+}
+
+/** A human message for any thrown value. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+async function readError(res: Response): Promise<ApiError> {
+  let code = 'http_' + res.status;
+  let message = `${res.status} ${res.statusText}`.trim();
+  try {
+    const body = (await res.json()) as { error?: unknown; code?: unknown };
+    if (typeof body.error === 'string' && body.error !== '') message = body.error;
+    if (typeof body.code === 'string' && body.code !== '') code = body.code;
+  } catch {
+    // Not JSON (e.g. a proxy page): keep the status line.
+  }
+  return new ApiError(res.status, code, message);
+}
+
+const enc = encodeURIComponent;
+
+export class Api {
+  constructor(private readonly base = '') {}
+
+  /** Sends one request; resolves to the parsed JSON body, or undefined for 204/202 without body. */
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+    if (body !== undefined) {
+      init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+      init.body = JSON.stringify(body);
+    }
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, init);
+    } catch (err) {
+      throw new ApiError(0, 'network', `cannot reach the server (${errorMessage(err)})`);
+    }
+    if (!res.ok) throw await readError(res);
+    const text = await res.text();
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  login(token: string): Promise<void> {
+    return this.request('POST', '/api/login', { token });
+  }
+
+  listSessions(): Promise<Session[]> {
+    return this.request('GET', '/api/sessions');
+  }
+
+  getSession(sid: string): Promise<Session> {
+    return this.request('GET', `/api/sessions/${enc(sid)}`);
+  }
+
+  createSession(input: CreateSessionInput): Promise<Session> {
+    return this.request('POST', '/api/sessions', input);
+  }
+
+  renameSession(sid: string, title: string): Promise<Session> {
+    return this.request('PATCH', `/api/sessions/${enc(sid)}`, { title });
+  }
+
+  deleteSession(sid: string): Promise<void> {
+    return this.request('DELETE', `/api/sessions/${enc(sid)}`);
+  }
+
+  createWorker(sid: string, input: CreateWorkerInput): Promise<Worker> {
+    return this.request('POST', `/api/sessions/${enc(sid)}/workers`, input);
+  }
+
+  getWorker(sid: string, wid: string): Promise<Worker> {
+    return this.request('GET', this.workerPath(sid, wid));
+  }
+
+  deleteWorker(sid: string, wid: string): Promise<void> {
+    return this.request('DELETE', this.workerPath(sid, wid));
+  }
+
+  /** Restarts an exited terminal worker (agentdesk extension: 200 Worker). */
+  restartWorker(sid: string, wid: string): Promise<Worker> {
+    return this.request('POST', this.workerPath(sid, wid) + '/restart');
+  }
+
+  sendInput(sid: string, wid: string, content: string): Promise<void> {
+    return this.request('POST', this.workerPath(sid, wid) + '/input', { content });
+  }
+
+  cancel(sid: string, wid: string): Promise<{ cancelled?: boolean } | undefined> {
+    return this.request('POST', this.workerPath(sid, wid) + '/cancel');
+  }
+
+  workerPath(sid: string, wid: string): string {
+    return `/api/sessions/${enc(sid)}/workers/${enc(wid)}`;
+  }
+}

@@ -1,0 +1,191 @@
+// The signed-in application: layout, the /ws/app socket feeding the store, the
+// router, and the glue between sidebar, session views and shortcuts.
+import { isUnauthorized, type Api } from './api';
+import { Header } from './components/header';
+import { SessionView } from './components/session-view';
+import { Sidebar } from './components/sidebar';
+import { h } from './dom';
+import { isPlainClick, Router, type Route } from './router';
+import { installShortcuts } from './shortcuts';
+import { Store } from './store';
+import type { AppFrame, Session } from './types';
+import { ReconnectingSocket, wsUrl } from './ws';
+
+export class App {
+  private readonly store = new Store();
+  private readonly router: Router;
+  private readonly header: Header;
+  private readonly sidebar: Sidebar;
+  private readonly main: HTMLElement;
+  private readonly notice: HTMLElement;
+  private readonly views = new Map<string, SessionView>();
+  private readonly socket: ReconnectingSocket;
+  private readonly cleanups: (() => void)[] = [];
+  /** A one-time message for the start page. */
+  private flash: string | null = null;
+  /** Sessions this page is deleting, so their disappearance needs no explanation. */
+  private readonly deleting = new Set<string>();
+
+  constructor(root: HTMLElement, private readonly api: Api, sessions: Session[], private readonly onUnauthorized: () => void) {
+    this.router = new Router(() => this.renderMain());
+    this.header = new Header((ev) => this.navigate(ev, { sid: null, wid: null }));
+    this.sidebar = new Sidebar(api, (s) => this.onCreated(s), {
+      open: (sid, ev) => this.navigate(ev, { sid, wid: null }),
+      rename: async (sid, title) => this.store.upsertSession(await api.renameSession(sid, title)),
+      remove: async (sid) => this.removeSession(sid),
+    });
+    this.notice = h('div', { class: 'notice' });
+    this.main = h('main', { class: 'main', id: 'main' }, this.notice);
+    root.replaceChildren(h('div', { class: 'app' }, this.header.el, h('div', { class: 'body' }, this.sidebar.el, this.main)));
+
+    this.cleanups.push(this.store.subscribe(() => this.onStore()));
+    this.store.replaceAll(sessions);
+    this.socket = new ReconnectingSocket({
+      url: () => wsUrl('/ws/app'),
+      onMessage: (data) => this.onFrame(data),
+      onState: (s) => this.header.setState(s),
+      onClose: (_ev, opened) => {
+        if (!opened) this.checkAuth();
+      },
+    });
+    this.cleanups.push(installShortcuts({
+      newSession: () => this.sidebar.form.open(),
+      newTerminal: () => void this.currentView()?.addWorker('terminal'),
+      selectTab: (i) => this.currentView()?.selectIndex(i),
+      focusSessions: () => this.sidebar.focus(this.router.current.sid),
+      focusPane: () => this.currentView()?.focusPane(),
+      moveSession: (d) => this.moveSession(d),
+    }));
+    this.renderMain();
+  }
+
+  dispose(): void {
+    this.socket.dispose();
+    this.router.dispose();
+    for (const c of this.cleanups) c();
+    for (const v of this.views.values()) v.dispose();
+    this.views.clear();
+  }
+
+  private onFrame(data: string | ArrayBuffer): void {
+    if (typeof data !== 'string') return;
+    try {
+      this.store.apply(JSON.parse(data) as AppFrame);
+    } catch {
+      // A frame we cannot parse changes nothing.
+    }
+  }
+
+  /** A socket that never opened may mean the cookie is gone: ask REST, which says 401 clearly. */
+  private checkAuth(): void {
+    this.api.listSessions().then(
+      (list) => this.store.replaceAll(list),
+      (err: unknown) => {
+        if (isUnauthorized(err)) this.onUnauthorized();
+      },
+    );
+  }
+
+  private onStore(): void {
+    const sid = this.router.current.sid;
+    this.sidebar.render(this.store.list(), sid);
+    let deletedCurrent = false;
+    for (const [id, view] of this.views) {
+      const s = this.store.session(id);
+      if (s === undefined) {
+        if (id === sid) deletedCurrent = true;
+        if (id === sid && !this.deleting.has(id)) this.flash = 'The session you were looking at was deleted.';
+        view.dispose();
+        this.views.delete(id);
+      } else {
+        view.update(s);
+      }
+    }
+    for (const id of this.deleting) if (this.store.session(id) === undefined) this.deleting.delete(id);
+    if (deletedCurrent) {
+      // Deleted here or elsewhere (then the flash says why): go to the start page.
+      this.router.go({ sid: null, wid: null }, true);
+    } else if (sid !== null && !this.views.has(sid)) {
+      this.renderMain();
+    }
+  }
+
+  private renderMain(): void {
+    const { sid, wid } = this.router.current;
+    this.sidebar.render(this.store.list(), sid);
+    for (const [id, v] of this.views) if (id !== sid) v.hide();
+    const s = sid === null ? undefined : this.store.session(sid);
+    if (s === undefined) {
+      this.showNotice(sid);
+      return;
+    }
+    this.notice.hidden = true;
+    let view = this.views.get(s.id);
+    if (view === undefined) {
+      view = new SessionView(s, {
+        api: this.api,
+        store: this.store,
+        onSelected: (vsid, vwid) => {
+          if (this.router.current.sid === vsid) this.router.go({ sid: vsid, wid: vwid }, true);
+        },
+      });
+      view.hide();
+      this.views.set(s.id, view);
+      this.main.append(view.el);
+    }
+    view.show(wid);
+    document.title = `${s.title || s.cwd} — agentdesk`;
+  }
+
+  private showNotice(sid: string | null): void {
+    document.title = 'agentdesk';
+    const home = h('a', { href: '/', onClick: (ev: MouseEvent) => this.navigate(ev, { sid: null, wid: null }) }, 'Back to the start page');
+    if (sid === null) {
+      const flash = this.flash === null ? null : h('p', { class: 'flash', role: 'status' }, this.flash);
+      this.flash = null;
+      this.notice.replaceChildren(h('h2', null, 'Welcome to agentdesk'), flash ?? '',
+        h('p', null, 'Pick a session on the left, or create one with “New session” (Alt+N).'));
+    } else if (!this.store.loaded) {
+      this.notice.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
+    } else {
+      this.notice.replaceChildren(h('h2', null, 'Session not found'),
+        h('p', null, 'There is no session with this address. It may have been deleted.'), h('p', null, home));
+    }
+    this.notice.hidden = false;
+  }
+
+  private currentView(): SessionView | undefined {
+    const sid = this.router.current.sid;
+    return sid === null ? undefined : this.views.get(sid);
+  }
+
+  private navigate(ev: MouseEvent | KeyboardEvent | null, r: Route): void {
+    if (ev instanceof MouseEvent && !isPlainClick(ev)) return; // let the browser open a new tab
+    ev?.preventDefault();
+    this.router.go(r);
+  }
+
+  private onCreated(s: Session): void {
+    this.store.upsertSession(s);
+    this.router.go({ sid: s.id, wid: null });
+  }
+
+  private async removeSession(sid: string): Promise<void> {
+    this.deleting.add(sid);
+    try {
+      await this.api.deleteSession(sid);
+    } catch (err) {
+      this.deleting.delete(sid);
+      throw err;
+    }
+    this.store.removeSession(sid);
+  }
+
+  private moveSession(delta: number): void {
+    const list = this.store.list();
+    if (list.length === 0) return;
+    const i = list.findIndex((s) => s.id === this.router.current.sid);
+    const next = list[i < 0 ? 0 : Math.max(0, Math.min(list.length - 1, i + delta))];
+    if (next !== undefined) this.router.go({ sid: next.id, wid: null });
+  }
+}

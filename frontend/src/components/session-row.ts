@@ -1,0 +1,140 @@
+// One session in the sidebar: a link (dot, title, directory), inline rename
+// (Enter saves, Esc cancels, F2 starts), and a delete button.
+import { errorMessage } from '../api';
+import { baseName, h, setText } from '../dom';
+import { routePath } from '../router';
+import { sessionActivity } from '../store';
+import type { Session } from '../types';
+
+export interface RowActions {
+  open(sid: string, ev: MouseEvent | KeyboardEvent): void;
+  rename(sid: string, title: string): Promise<void>;
+  remove(sid: string): Promise<void>;
+  error(message: string): void;
+}
+
+export function sessionLabel(s: Session): string {
+  return s.title.trim() !== '' ? s.title : baseName(s.cwd);
+}
+
+export class SessionRow {
+  readonly el: HTMLLIElement;
+  readonly link: HTMLAnchorElement;
+  private readonly dot: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly cwd: HTMLElement;
+  private readonly input: HTMLInputElement;
+  private readonly renameBtn: HTMLButtonElement;
+  private readonly deleteBtn: HTMLButtonElement;
+  private session: Session;
+  private editing = false;
+
+  constructor(s: Session, private readonly actions: RowActions) {
+    this.session = s;
+    this.dot = h('span', { class: 'dot', 'aria-hidden': 'true' });
+    this.title = h('span', { class: 'session-title' });
+    this.cwd = h('span', { class: 'session-cwd' });
+    this.link = h('a', { class: 'session-link', href: routePath({ sid: s.id, wid: null }) },
+      this.dot, h('span', { class: 'session-text' }, this.title, this.cwd));
+    this.input = h('input', { class: 'rename-input', type: 'text', hidden: true, 'aria-label': 'Session title' });
+    this.renameBtn = h('button', { class: 'icon-btn', type: 'button' }, '✎');
+    this.deleteBtn = h('button', { class: 'icon-btn danger', type: 'button' }, '✕');
+    this.el = h('li', { class: 'session-row' }, this.link, this.input,
+      h('span', { class: 'row-actions' }, this.renameBtn, this.deleteBtn));
+    this.el.dataset.sid = s.id;
+    this.wire();
+    this.update(s, false);
+  }
+
+  update(s: Session, current: boolean): void {
+    this.session = s;
+    const label = sessionLabel(s);
+    const activity = sessionActivity(s);
+    this.dot.dataset.activity = activity ?? 'none';
+    this.dot.title = activity ?? 'no agent activity';
+    setText(this.title, label);
+    setText(this.cwd, s.cwd);
+    this.link.title = `${label} — ${s.cwd}${activity ? ` (${activity})` : ''}`;
+    if (current) this.link.setAttribute('aria-current', 'page');
+    else this.link.removeAttribute('aria-current');
+    this.el.classList.toggle('current', current);
+    this.renameBtn.setAttribute('aria-label', `Rename session ${label}`);
+    this.renameBtn.title = 'Rename (F2)';
+    this.deleteBtn.setAttribute('aria-label', `Delete session ${label}`);
+    this.deleteBtn.title = 'Delete (Delete key)';
+  }
+
+  startRename(): void {
+    if (this.editing) return;
+    this.editing = true;
+    this.input.value = this.session.title;
+    this.link.hidden = true;
+    this.input.hidden = false;
+    this.input.focus();
+    this.input.select();
+  }
+
+  private endRename(focusLink: boolean): void {
+    if (!this.editing) return;
+    this.editing = false;
+    this.input.hidden = true;
+    this.link.hidden = false;
+    if (focusLink) this.link.focus();
+  }
+
+  private async saveRename(): Promise<void> {
+    const title = this.input.value.trim();
+    if (title === this.session.title) {
+      this.endRename(true);
+      return;
+    }
+    this.input.disabled = true;
+    try {
+      await this.actions.rename(this.session.id, title);
+      this.input.disabled = false;
+      this.endRename(true);
+    } catch (err) {
+      this.input.disabled = false;
+      this.actions.error(`Rename failed: ${errorMessage(err)}`);
+      this.input.focus();
+    }
+  }
+
+  private async confirmDelete(): Promise<void> {
+    const label = sessionLabel(this.session);
+    if (!window.confirm(`Delete session "${label}"? Its workers are stopped and its data is removed.`)) return;
+    try {
+      await this.actions.remove(this.session.id);
+    } catch (err) {
+      this.actions.error(`Delete failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private wire(): void {
+    this.link.addEventListener('click', (ev) => this.actions.open(this.session.id, ev));
+    this.link.addEventListener('keydown', (ev) => {
+      if (ev.key === 'F2') {
+        ev.preventDefault();
+        this.startRename();
+      } else if (ev.key === 'Delete') {
+        ev.preventDefault();
+        void this.confirmDelete();
+      }
+    });
+    this.renameBtn.addEventListener('click', () => this.startRename());
+    this.deleteBtn.addEventListener('click', () => void this.confirmDelete());
+    this.input.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter') {
+        ev.preventDefault();
+        void this.saveRename();
+      } else if (ev.key === 'Escape') {
+        ev.preventDefault();
+        this.endRename(true);
+      }
+    });
+    // Leaving the field without Enter cancels: nothing is saved by accident.
+    this.input.addEventListener('blur', () => {
+      if (!this.input.disabled) this.endRename(false);
+    });
+  }
+}

@@ -1,0 +1,159 @@
+// One session's main area: heading, worker tabs, and the panes of visited tabs.
+// Panes stay alive (hidden) while the view lives, so switching tabs or sessions
+// does not reconnect; a pane is disposed when its worker goes away.
+import { errorMessage, type Api } from '../api';
+import { h, setText } from '../dom';
+import { createPane, type Pane } from '../panes/registry';
+import type { Store } from '../store';
+import type { Session, Worker, WorkerKind } from '../types';
+import { sessionLabel } from './session-row';
+import { WorkerTabs } from './worker-tabs';
+
+export interface SessionViewDeps {
+  api: Api;
+  store: Store;
+  /** The selected worker changed (to keep the URL in step). */
+  onSelected(sid: string, wid: string | null): void;
+}
+
+export class SessionView {
+  readonly el: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly cwd: HTMLElement;
+  private readonly tabs: WorkerTabs;
+  private readonly error: HTMLElement;
+  private readonly paneArea: HTMLElement;
+  private readonly empty: HTMLElement;
+  private readonly panes = new Map<string, Pane>();
+  private selected: string | null = null;
+  private wanted: string | null = null;
+
+  constructor(private session: Session, private readonly deps: SessionViewDeps) {
+    this.title = h('h2', { class: 'session-heading' });
+    this.cwd = h('span', { class: 'session-dir' });
+    this.tabs = new WorkerTabs({
+      select: (wid, focusPane) => this.select(wid, focusPane),
+      close: (wid) => void this.closeWorker(wid),
+      add: (kind) => void this.addWorker(kind),
+    });
+    this.error = h('p', { class: 'form-error view-error', role: 'alert' });
+    this.empty = h('div', { class: 'empty-pane' },
+      h('p', null, 'No workers in this session yet.'),
+      h('p', { class: 'muted' }, 'Add one with the + button, or Alt+T for a terminal.'));
+    this.paneArea = h('div', { class: 'pane-area' }, this.empty);
+    this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
+      h('div', { class: 'session-head' }, this.title, this.cwd), this.tabs.el, this.error, this.paneArea);
+    this.update(session);
+  }
+
+  get sessionId(): string {
+    return this.session.id;
+  }
+
+  /** Shows the view with the worker the URL names (null: keep or pick one). */
+  show(wid: string | null): void {
+    this.el.hidden = false;
+    this.wanted = wid;
+    this.update(this.session);
+  }
+
+  hide(): void {
+    this.el.hidden = true;
+  }
+
+  update(session: Session): void {
+    this.session = session;
+    setText(this.title, sessionLabel(session));
+    setText(this.cwd, session.cwd);
+    const ids = new Set(session.workers.map((w) => w.id));
+    for (const [wid, pane] of this.panes) {
+      if (!ids.has(wid)) {
+        pane.dispose();
+        this.panes.delete(wid);
+      }
+    }
+    for (const w of session.workers) this.panes.get(w.id)?.update?.(w, session);
+    this.empty.hidden = session.workers.length > 0;
+    this.select(this.pick(session.workers), false);
+  }
+
+  /** Selects the n-th tab (0-based), if it exists. */
+  selectIndex(n: number): void {
+    const w = this.session.workers[n];
+    if (w !== undefined) this.select(w.id, true);
+  }
+
+  focusPane(): void {
+    if (this.selected !== null) this.panes.get(this.selected)?.focus?.();
+    else this.tabs.el.querySelector<HTMLElement>('.add-worker')?.focus();
+  }
+
+  async addWorker(kind: WorkerKind): Promise<void> {
+    this.error.textContent = '';
+    try {
+      const w = await this.deps.api.createWorker(this.session.id, { kind });
+      this.deps.store.upsertWorker(w);
+      this.wanted = w.id;
+      this.select(w.id, true);
+    } catch (err) {
+      this.error.textContent = `Could not add the ${kind} worker: ${errorMessage(err)}`;
+    }
+  }
+
+  dispose(): void {
+    for (const p of this.panes.values()) p.dispose();
+    this.panes.clear();
+    this.tabs.dispose();
+    this.el.remove();
+  }
+
+  select(wid: string | null, focusPane: boolean): void {
+    const w = wid === null ? undefined : this.session.workers.find((x) => x.id === wid);
+    const id = w?.id ?? null;
+    if (id !== this.selected) {
+      if (this.selected !== null) this.panes.get(this.selected)?.hide();
+      this.selected = id;
+      if (w !== undefined) this.paneFor(w).show();
+    }
+    if (id !== null) this.wanted = id;
+    this.tabs.render(this.session.workers, id);
+    if (!this.el.hidden) this.deps.onSelected(this.session.id, id);
+    if (focusPane && id !== null) this.panes.get(id)?.focus?.();
+  }
+
+  private pick(workers: Worker[]): string | null {
+    const has = (id: string | null): id is string => id !== null && workers.some((w) => w.id === id);
+    if (has(this.wanted)) return this.wanted;
+    if (has(this.selected)) return this.selected;
+    if (has(this.session.activeAgentWorkerId)) return this.session.activeAgentWorkerId;
+    return workers[0]?.id ?? null;
+  }
+
+  private paneFor(w: Worker): Pane {
+    let pane = this.panes.get(w.id);
+    if (pane === undefined) {
+      pane = createPane({ session: this.session, worker: w, api: this.deps.api });
+      pane.el.id = `pane-${w.id}`;
+      pane.el.setAttribute('role', 'tabpanel');
+      pane.el.setAttribute('aria-labelledby', `tab-${w.id}`);
+      this.panes.set(w.id, pane);
+      this.paneArea.append(pane.el);
+    }
+    return pane;
+  }
+
+  private async closeWorker(wid: string): Promise<void> {
+    const w = this.session.workers.find((x) => x.id === wid);
+    if (w === undefined) return;
+    if (!window.confirm(`Close worker "${w.name || w.kind}"? Its process is ended.`)) return;
+    this.error.textContent = '';
+    try {
+      await this.deps.api.deleteWorker(this.session.id, wid);
+      this.deps.store.removeWorker(this.session.id, wid);
+      // The store re-renders in a microtask queued above; focus the new selection after it.
+      queueMicrotask(() => this.tabs.focusSelected());
+    } catch (err) {
+      this.error.textContent = `Could not close the worker: ${errorMessage(err)}`;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+// A session's workers as tabs (name, kind, status badge) with a close button
+// each, and the "+" menu. Arrow keys move between tabs (roving tabindex).
+import { h, reconcile, setText } from '../dom';
+import type { Worker, WorkerKind } from '../types';
+import { AddWorkerMenu } from './add-worker-menu';
+
+export interface TabActions {
+  /** focusPane: the user activated the tab (click, Enter), not just arrowed onto it. */
+  select(wid: string, focusPane: boolean): void;
+  close(wid: string): void;
+  add(kind: WorkerKind): void;
+}
+
+const kindLabels: Record<string, string> = { sdk: 'chat', 'pty-agent': 'claude', terminal: 'term', 'git-diff': 'diff' };
+
+export function kindLabel(kind: string): string {
+  return kindLabels[kind] ?? kind;
+}
+
+/** The badge text: the agent's activity while running, else the status (with exit code). */
+export function badgeText(w: Worker): string {
+  if (w.status === 'running' && w.activity !== null) return w.activity;
+  if (w.status === 'exited' && w.exitCode !== null) return `exited ${w.exitCode}`;
+  return w.status;
+}
+
+export class WorkerTabs {
+  readonly el: HTMLElement;
+  readonly menu: AddWorkerMenu;
+  private readonly list: HTMLElement;
+  private readonly tabs = new Map<string, HTMLElement>();
+
+  constructor(private readonly actions: TabActions) {
+    this.list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Workers' });
+    this.menu = new AddWorkerMenu((kind) => actions.add(kind));
+    this.el = h('div', { class: 'tabbar' }, this.list, this.menu.el);
+    this.list.addEventListener('keydown', (ev) => this.onKey(ev));
+  }
+
+  render(workers: Worker[], selected: string | null): void {
+    reconcile(this.list, workers, (w) => w.id, this.tabs, (w) => this.create(w), (el, w) => this.update(el, w, w.id === selected));
+  }
+
+  focusSelected(): void {
+    this.list.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+  }
+
+  dispose(): void {
+    this.menu.dispose();
+  }
+
+  private create(w: Worker): HTMLElement {
+    const tab = h('button', { class: 'tab-main', type: 'button', role: 'tab', id: `tab-${w.id}`, 'aria-controls': `pane-${w.id}`, onClick: () => this.actions.select(w.id, true) },
+      h('span', { class: 'tab-name' }), h('span', { class: 'tab-kind' }), h('span', { class: 'badge' }));
+    const close = h('button', { class: 'tab-close', type: 'button', tabindex: '-1', onClick: () => this.actions.close(w.id) }, '×');
+    const el = h('div', { class: 'tab', role: 'presentation' }, tab, close);
+    el.dataset.wid = w.id;
+    return el;
+  }
+
+  private update(el: HTMLElement, w: Worker, selected: boolean): void {
+    const [tab, close] = el.children as unknown as [HTMLButtonElement, HTMLButtonElement];
+    const [name, kind, badge] = tab.children as unknown as [HTMLElement, HTMLElement, HTMLElement];
+    setText(name, w.name || kindLabel(w.kind));
+    setText(kind, kindLabel(w.kind));
+    setText(badge, badgeText(w));
+    badge.dataset.status = w.status;
+    badge.dataset.activity = w.activity ?? 'none';
+    tab.title = `${w.name} (${w.kind}) — ${badgeText(w)}${w.error ? `: ${w.error}` : ''}`;
+    tab.setAttribute('aria-selected', String(selected));
+    tab.tabIndex = selected ? 0 : -1;
+    el.classList.toggle('selected', selected);
+    close.setAttribute('aria-label', `Close ${w.name || w.kind}`);
+    close.title = 'Close worker (Delete)';
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    const tabs = [...this.list.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+    const i = tabs.indexOf(document.activeElement as HTMLButtonElement);
+    if (i < 0 || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    let next = -1;
+    if (ev.key === 'ArrowRight') next = (i + 1) % tabs.length;
+    else if (ev.key === 'ArrowLeft') next = (i - 1 + tabs.length) % tabs.length;
+    else if (ev.key === 'Home') next = 0;
+    else if (ev.key === 'End') next = tabs.length - 1;
+    else if (ev.key === 'Delete') {
+      ev.preventDefault();
+      const wid = tabs[i]?.closest<HTMLElement>('.tab')?.dataset.wid;
+      if (wid !== undefined) this.actions.close(wid);
+      return;
+    } else return;
+    ev.preventDefault();
+    const target = tabs[next];
+    const wid = target?.closest<HTMLElement>('.tab')?.dataset.wid;
+    if (target === undefined || wid === undefined) return;
+    this.actions.select(wid, false);
+    target.focus();
+  }
+}

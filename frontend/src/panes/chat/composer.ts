@@ -1,0 +1,117 @@
+// The message box: Enter sends, Shift+Enter adds a line; Cancel (and Escape,
+// handled by the pane) while a turn runs; the agent's activity next to it.
+// Disabled with a hint while the socket is down or the worker is read-only.
+import { h, setText } from '../../dom';
+import type { Activity } from '../../types';
+
+export interface ComposerActions {
+  /** Sends a user message; false when it could not be sent (not connected). */
+  send(text: string): boolean;
+  cancel(): void;
+}
+
+const activityText: Record<Activity, string> = {
+  active: 'working…',
+  asking: 'waiting for you',
+  idle: 'idle',
+};
+
+/** Tallest the box grows before it scrolls, in pixels. */
+const maxHeightPx = 220;
+let nextId = 0;
+
+export class Composer {
+  readonly el: HTMLFormElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly sendBtn: HTMLButtonElement;
+  private readonly cancelBtn: HTMLButtonElement;
+  private readonly activityEl: HTMLElement;
+  private readonly hint: HTMLElement;
+  private connected = false;
+  private readOnly: string | null = null;
+  private activity: Activity | null = null;
+
+  constructor(private readonly actions: ComposerActions) {
+    const hintId = `chat-hint-${++nextId}`;
+    this.input = h('textarea', {
+      class: 'chat-input', rows: 1, placeholder: 'Message Claude…', 'aria-label': 'Message',
+      'aria-describedby': hintId, spellcheck: 'true',
+    });
+    this.sendBtn = h('button', { class: 'btn btn-primary chat-send', type: 'submit' }, 'Send');
+    this.cancelBtn = h('button', { class: 'btn chat-cancel', type: 'button', hidden: true, title: 'Interrupt the running turn (Escape)' }, 'Cancel');
+    this.activityEl = h('span', { class: 'chat-activity', role: 'status' });
+    this.hint = h('span', { class: 'chat-hint', id: hintId });
+    this.el = h('form', { class: 'chat-composer' },
+      h('div', { class: 'chat-compose-row' }, this.input, h('div', { class: 'chat-buttons' }, this.cancelBtn, this.sendBtn)),
+      h('div', { class: 'chat-compose-foot' }, this.activityEl, this.hint));
+    this.el.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      this.submit();
+    });
+    this.cancelBtn.addEventListener('click', () => this.actions.cancel());
+    this.input.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.input.addEventListener('input', () => this.autosize());
+    this.render();
+  }
+
+  setConnected(ok: boolean): void {
+    this.connected = ok;
+    this.render();
+  }
+
+  /** reason non-null: the worker only shows history (stopped), say why. */
+  setReadOnly(reason: string | null): void {
+    this.readOnly = reason;
+    this.render();
+  }
+
+  setActivity(a: Activity | null): void {
+    this.activity = a;
+    this.render();
+  }
+
+  /** True while a turn runs (Cancel is offered). */
+  get busy(): boolean {
+    return this.activity === 'active' || this.activity === 'asking';
+  }
+
+  focus(): void {
+    if (!this.input.disabled) this.input.focus();
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    if (ev.key !== 'Enter' || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey || ev.isComposing) return;
+    ev.preventDefault();
+    this.submit();
+  }
+
+  private submit(): void {
+    const text = this.input.value;
+    if (text.trim() === '' || !this.connected || this.readOnly !== null) return;
+    if (!this.actions.send(text)) return;
+    this.input.value = '';
+    this.autosize();
+  }
+
+  private autosize(): void {
+    this.input.style.height = 'auto';
+    if (this.input.value !== '') this.input.style.height = `${Math.min(this.input.scrollHeight + 2, maxHeightPx)}px`;
+  }
+
+  private render(): void {
+    const usable = this.connected && this.readOnly === null;
+    const hadFocus = document.activeElement === this.input;
+    this.input.disabled = !usable;
+    this.sendBtn.disabled = !usable;
+    this.el.dataset.disabled = String(!usable);
+    if (hadFocus && usable) this.input.focus();
+    this.cancelBtn.hidden = !this.busy || !usable;
+    setText(this.activityEl, this.activity === null ? '' : activityText[this.activity]);
+    this.activityEl.dataset.activity = this.activity ?? '';
+    let hint = 'Enter to send · Shift+Enter for a new line';
+    if (this.readOnly !== null) hint = this.readOnly;
+    else if (!this.connected) hint = 'Not connected to the server: sending is paused until it reconnects.';
+    else if (this.busy) hint = 'Escape or Cancel interrupts · messages sent now run after this turn';
+    setText(this.hint, hint);
+  }
+}

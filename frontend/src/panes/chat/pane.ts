@@ -1,0 +1,244 @@
+// The chat pane of an sdk worker: the conversation, pending permission
+// requests, the composer and the connection state, fed by one ChatConnection.
+// DOM work for incoming lines is batched per animation frame (see Transcript).
+import { h, setText } from '../../dom';
+import type { Activity, Session, Worker } from '../../types';
+import type { SocketState } from '../../ws';
+import type { Pane, PaneContext } from '../registry';
+import { Banner } from './banner';
+import { Composer } from './composer';
+import { ChatConnection } from './connection';
+import { PermissionDock } from './permission-dock';
+import type { PermissionRequest } from './protocol';
+import { Scroller } from './scroller';
+import { setAsking } from './title-alert';
+import { Transcript } from './transcript';
+
+/** Longest wait for a worker to leave "starting" before connecting anyway. */
+const startWaitMs = 3000;
+/** Rendering time per frame; the rest of the frame stays free for input. */
+const frameBudgetMs = 8;
+
+const stateText: Record<SocketState, string> = {
+  connecting: 'connecting…',
+  open: 'live',
+  reconnecting: 'reconnecting…',
+  offline: 'offline, retrying…',
+  stopped: 'disconnected',
+  closed: 'disconnected',
+};
+
+export class ChatPane implements Pane {
+  readonly el: HTMLElement;
+  private readonly transcript = new Transcript();
+  private readonly scroller: Scroller;
+  private readonly dock: PermissionDock;
+  private readonly composer: Composer;
+  private readonly banner = new Banner();
+  private readonly connEl: HTMLElement;
+  private readonly conn: ChatConnection;
+  private readonly key: string;
+  private worker: Worker;
+  private visible = false;
+  private frame = 0;
+  private timer: number | undefined;
+  private startTimer: number | undefined;
+  private startWaited = false;
+  private sweepOnActivity = false;
+  private socketState: SocketState = 'connecting';
+
+  constructor(private readonly ctx: PaneContext) {
+    this.worker = ctx.worker;
+    this.key = `${ctx.session.id}/${ctx.worker.id}`;
+    this.scroller = new Scroller(this.transcript.el);
+    this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
+    this.composer = new Composer({ send: (text) => this.conn.send({ type: 'user-message', content: text }), cancel: () => this.cancel() });
+    this.connEl = h('span', { class: 'chat-conn', role: 'status' });
+    this.el = h('div', { class: 'pane pane-chat', hidden: true },
+      h('div', { class: 'chat-bar' }, h('span', { class: 'chat-bar-title' }, 'Claude'), this.connEl),
+      this.banner.el,
+      h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
+      this.dock.el,
+      this.composer.el);
+    this.el.dataset.workerId = ctx.worker.id;
+    this.el.addEventListener('keydown', (ev) => this.onKey(ev));
+    const path = `/ws/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}`;
+    this.conn = new ChatConnection(path, {
+      opened: () => this.opened(),
+      stored: (m, html) => {
+        if (this.transcript.add(m, html)) this.schedule();
+      },
+      streamed: (m) => {
+        this.transcript.addEvent(m);
+        this.schedule();
+      },
+      historyEnd: () => this.historyEnd(),
+      reset: () => this.transcript.clear(),
+      activity: (a) => this.setActivity(a),
+      permission: (req) => this.permission(req),
+      resolved: (id) => this.dock.resolve(id),
+      exited: (code, signal) => this.exited(code, signal),
+      error: (code, message) => this.error(code, message),
+      state: (s) => this.setSocketState(s),
+    });
+    this.setActivity(ctx.worker.activity);
+    this.applyWorker();
+    this.setSocketState('connecting');
+  }
+
+  show(): void {
+    this.visible = true;
+    this.el.hidden = false;
+    this.maybeConnect();
+    this.scroller.restoreView();
+    this.schedule();
+  }
+
+  hide(): void {
+    this.scroller.saveView();
+    this.visible = false;
+    this.el.hidden = true;
+  }
+
+  focus(): void {
+    if (!this.dock.focusFirst()) this.composer.focus();
+  }
+
+  update(worker: Worker, _session: Session): void {
+    this.worker = worker;
+    this.applyWorker();
+    if (!this.conn.isOpen) this.setActivity(worker.activity); // the socket's frames win while open
+    if (this.visible) this.maybeConnect();
+  }
+
+  dispose(): void {
+    cancelAnimationFrame(this.frame);
+    window.clearTimeout(this.timer);
+    window.clearTimeout(this.startTimer);
+    this.conn.dispose();
+    this.scroller.dispose();
+    setAsking(this.key, false);
+    this.el.remove();
+  }
+
+  /**
+   * Opens the socket once the worker has left "starting" (the server answers
+   * 409 before that); a fallback timer covers a status update that never comes.
+   */
+  private maybeConnect(): void {
+    if (this.conn.started) return;
+    if (this.worker.status !== 'starting' || this.startWaited) {
+      window.clearTimeout(this.startTimer);
+      this.conn.start();
+      return;
+    }
+    if (this.startTimer === undefined) {
+      this.startTimer = window.setTimeout(() => {
+        this.startWaited = true;
+        this.maybeConnect();
+      }, startWaitMs);
+    }
+  }
+
+  private applyWorker(): void {
+    const w = this.worker;
+    this.el.dataset.status = w.status;
+    this.composer.setReadOnly(w.status === 'stopped'
+      ? 'This worker is stopped: the conversation continues in another worker. Its history stays readable here.'
+      : null);
+  }
+
+  private opened(): void {
+    // The replay repeats the running message's stream events and the pending requests.
+    this.transcript.dropLive();
+    this.dock.markStale();
+    this.transcript.el.setAttribute('aria-busy', 'true');
+    this.renderConn();
+  }
+
+  private historyEnd(): void {
+    this.transcript.el.setAttribute('aria-busy', 'false');
+    // Pending requests and the activity follow history-end; the activity comes last.
+    this.sweepOnActivity = true;
+    this.renderConn();
+  }
+
+  private setActivity(a: Activity | null): void {
+    if (this.sweepOnActivity && a !== null) {
+      this.sweepOnActivity = false;
+      this.dock.sweepStale();
+    }
+    this.el.dataset.activity = a ?? '';
+    this.composer.setActivity(a);
+    setAsking(this.key, a === 'asking');
+  }
+
+  private permission(req: PermissionRequest): void {
+    const active = document.activeElement;
+    const typing = active === this.composer.input && this.composer.input.value !== '';
+    const free = active === null || active === document.body || this.el.contains(active);
+    this.dock.add(req, this.visible && free && !typing);
+  }
+
+  private exited(code: number | null, signal: string | number | null): void {
+    let what = 'The Claude process ended';
+    if (signal !== null && signal !== '') what = `The Claude process was killed by signal ${signal}`;
+    else if (code !== null && code !== 0) what = `The Claude process exited with code ${code}`;
+    this.transcript.endWithNote(`${what}.`, 'chat-exit');
+    this.schedule();
+  }
+
+  private error(code: string, message: string): void {
+    this.banner.show(code, message);
+    if (code === 'invalid_message') this.dock.unbusyAll(message);
+  }
+
+  private cancel(): void {
+    if (!this.conn.send({ type: 'cancel' })) {
+      void this.ctx.api.cancel(this.ctx.session.id, this.worker.id).catch(() => undefined);
+    }
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    if (ev.key !== 'Escape' || !this.composer.busy || ev.defaultPrevented) return;
+    if (ev.target instanceof Node && this.dock.el.contains(ev.target)) return;
+    ev.preventDefault();
+    this.cancel();
+  }
+
+  private setSocketState(s: SocketState): void {
+    this.socketState = s;
+    this.composer.setConnected(s === 'open');
+    this.renderConn();
+  }
+
+  private renderConn(): void {
+    const s = this.socketState;
+    const loading = s === 'open' && this.conn.replaying;
+    setText(this.connEl, loading ? 'loading…' : stateText[s]);
+    this.connEl.dataset.state = loading ? 'connecting' : s;
+    this.el.dataset.conn = loading ? 'loading' : s;
+  }
+
+  /** Renders queued lines on the next frame (a timer while the page is hidden: no frames then). */
+  private schedule(): void {
+    if (this.frame !== 0 || this.timer !== undefined || !this.transcript.pending) return;
+    if (document.visibilityState === 'hidden') {
+      this.timer = window.setTimeout(() => {
+        this.timer = undefined;
+        this.flush();
+      }, 250);
+    } else {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.flush();
+      });
+    }
+  }
+
+  private flush(): void {
+    const more = this.transcript.flush(performance.now() + frameBudgetMs);
+    this.scroller.keep();
+    if (more) this.schedule();
+  }
+}

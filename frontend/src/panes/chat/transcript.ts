@@ -1,0 +1,277 @@
+// The conversation as DOM: stored CLI lines and stream events are queued as they
+// arrive and rendered in order by flush(), a time-boxed slice per animation
+// frame, so a history of thousands of lines never blocks the page. Lines are
+// appended once and never re-rendered; a tool_result only fills in its card.
+// A line whose uuid was already shown is dropped (reconnects, several replays).
+//
+// Top-level elements go into chunks of chunkSize: the browser skips layout and
+// paint of off-screen chunks (content-visibility), and tracks a few hundred
+// chunks instead of one observer target per message.
+import { h } from '../../dom';
+import { LiveStream } from './live';
+import { blocksOf, isObject, num, str, type Block, type CliMessage } from './protocol';
+import {
+  note, renderApiError, renderConfigDenied, renderInit, renderResult, renderRetry, renderText,
+  renderThinking, renderUserText,
+} from './render';
+import { ToolCard } from './tool-card';
+
+/** Top-level elements per chunk. */
+const chunkSize = 40;
+
+type Op =
+  | { kind: 'stored'; msg: CliMessage; html: Record<string, string> | undefined }
+  | { kind: 'event'; msg: CliMessage }
+  | { kind: 'run'; fn: () => void };
+
+export class Transcript {
+  readonly el: HTMLElement;
+  private readonly seen = new Set<string>();
+  private readonly cards = new Map<string, ToolCard>();
+  private turnCards: ToolCard[] = [];
+  private initShown = false;
+  private prevTotal: number | null = null;
+  private readonly live: LiveStream;
+  private queue: Op[] = [];
+  private head = 0;
+  private chunk: HTMLElement | null = null;
+
+  constructor() {
+    this.el = h('div', { class: 'chat-log', role: 'log', 'aria-label': 'Conversation' });
+    this.live = new LiveStream((el, parent) => this.container(parent).append(el));
+  }
+
+  /** Queues a stored line; false when its uuid was already shown (or queued). */
+  add(msg: CliMessage, html: Record<string, string> | undefined): boolean {
+    const id = msg.uuid;
+    if (typeof id === 'string' && id !== '') {
+      if (this.seen.has(id)) return false;
+      this.seen.add(id);
+    }
+    this.push({ kind: 'stored', msg, html });
+    return true;
+  }
+
+  /** Queues a stream_event line (not stored: shown until its assistant line comes). */
+  addEvent(msg: CliMessage): void {
+    this.push({ kind: 'event', msg });
+  }
+
+  /** Queues DOM work that must happen in order with the lines queued before it. */
+  addRun(fn: () => void): void {
+    this.push({ kind: 'run', fn });
+  }
+
+  /** The socket reconnected: it replays the running message's events, so drop the live text. */
+  dropLive(): void {
+    this.addRun(() => this.live.dropLive());
+  }
+
+  /** Queues a note that ends any running turn (the CLI exited): its open calls get no result. */
+  endWithNote(text: string, kind: string): void {
+    this.addRun(() => {
+      for (const c of this.turnCards) c.settle();
+      this.turnCards = [];
+      this.live.clear();
+      this.initShown = false;
+      this.tail().append(note(text, kind));
+    });
+  }
+
+  /** Forgets everything shown (the server's history was reset). */
+  clear(): void {
+    this.queue = [];
+    this.head = 0;
+    this.seen.clear();
+    this.cards.clear();
+    this.turnCards = [];
+    this.initShown = false;
+    this.prevTotal = null;
+    this.live.clear();
+    this.chunk = null;
+    this.el.replaceChildren();
+  }
+
+  get pending(): boolean {
+    return this.head < this.queue.length;
+  }
+
+  /** Renders queued work until deadline (performance.now() time); true when some is left. */
+  flush(deadline: number): boolean {
+    while (this.head < this.queue.length) {
+      const op = this.queue[this.head++];
+      if (op !== undefined) this.apply(op);
+      if (performance.now() >= deadline) break;
+    }
+    if (this.head >= this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+      return false;
+    }
+    return true;
+  }
+
+  private push(op: Op): void {
+    this.queue.push(op);
+  }
+
+  private apply(op: Op): void {
+    if (op.kind === 'run') op.fn();
+    else if (op.kind === 'event') this.live.onEvent(op.msg);
+    else this.render(op.msg, op.html);
+  }
+
+  private render(m: CliMessage, html: Record<string, string> | undefined): void {
+    let els: HTMLElement[] = [];
+    switch (m.type) {
+      case 'user':
+        els = this.user(m);
+        break;
+      case 'assistant':
+        els = this.assistant(m, html ?? {});
+        break;
+      case 'system':
+        els = this.system(m);
+        break;
+      case 'result':
+        els = [this.result(m)];
+        break;
+      default:
+        return; // control lines and anything new: nothing to show
+    }
+    const first = els[0];
+    if (first !== undefined && typeof m.uuid === 'string') first.dataset.uuid = m.uuid;
+  }
+
+  /** Where a line goes: the log, or inside the sub-agent's tool card. */
+  private container(parentToolUseId: string | null | undefined): HTMLElement {
+    if (typeof parentToolUseId === 'string' && parentToolUseId !== '') {
+      const card = this.cards.get(parentToolUseId);
+      if (card !== undefined) return card.children;
+    }
+    return this.tail();
+  }
+
+  /** The chunk new top-level elements go to (a fresh one once it is full). */
+  private tail(): HTMLElement {
+    if (this.chunk === null || this.chunk.childElementCount >= chunkSize) {
+      this.chunk = h('div', { class: 'chat-chunk' });
+      this.el.append(this.chunk);
+    }
+    return this.chunk;
+  }
+
+  private user(m: CliMessage): HTMLElement[] {
+    const blocks = blocksOf(m);
+    const out: HTMLElement[] = [];
+    for (const b of blocks) {
+      if (b.type !== 'tool_result') continue;
+      const id = b.tool_use_id ?? '';
+      let card = this.cards.get(id);
+      if (card === undefined) {
+        // A result whose call is not shown (should not happen): show it alone.
+        card = new ToolCard(id, 'tool', {});
+        this.cards.set(id, card);
+        this.container(m.parent_tool_use_id).append(card.el);
+        out.push(card.el);
+      }
+      card.setResult(b, deniedByPermission(m, id));
+    }
+    const text = renderUserText(blocks.filter((b) => b.type !== 'tool_result'));
+    if (text !== null) {
+      this.container(m.parent_tool_use_id).append(text);
+      out.unshift(text);
+    }
+    return out;
+  }
+
+  private assistant(m: CliMessage, html: Record<string, string>): HTMLElement[] {
+    const els: HTMLElement[] = [];
+    blocksOf(m).forEach((b, i) => {
+      const el = this.assistantBlock(m, b, html[String(i)]);
+      if (el !== null) els.push(el);
+    });
+    const replaced = this.live.take(m.message?.id ?? '');
+    if (replaced !== null && replaced.isConnected) replaced.replaceWith(...els);
+    else {
+      replaced?.remove();
+      this.container(m.parent_tool_use_id).append(...els);
+    }
+    return els;
+  }
+
+  private assistantBlock(m: CliMessage, b: Block, html: string | undefined): HTMLElement | null {
+    switch (b.type) {
+      case 'text': {
+        const text = b.text ?? '';
+        if (m.is_api_error_message === true) return renderApiError(m, text);
+        if (text === '' && (html ?? '') === '') return null;
+        return renderText(text, html, m.aborted === true);
+      }
+      case 'thinking':
+        return renderThinking(b.thinking ?? '', num(m, 'thinking_duration_ms'));
+      case 'redacted_thinking':
+        return renderThinking('', null);
+      case 'tool_use': {
+        const card = new ToolCard(b.id ?? '', b.name ?? '', b.input);
+        if (b.id !== undefined) this.cards.set(b.id, card);
+        this.turnCards.push(card);
+        return card.el;
+      }
+      default:
+        return note(`[${b.type ?? 'unknown'} block]`);
+    }
+  }
+
+  private system(m: CliMessage): HTMLElement[] {
+    let el: HTMLElement | null = null;
+    switch (m.subtype) {
+      case 'init':
+        if (this.initShown) return [];
+        this.initShown = true;
+        el = renderInit(m);
+        break;
+      case 'api_retry':
+        el = renderRetry(m);
+        break;
+      case 'permission_denied':
+        this.cards.get(str(m, 'tool_use_id'))?.markDenied();
+        el = renderConfigDenied(m);
+        break;
+      case 'compact_boundary':
+        el = note('Conversation compacted', 'chat-compact');
+        break;
+      case 'status':
+        if (typeof m.permissionMode === 'string' && m.status === null) el = note(`Permission mode: ${m.permissionMode}`);
+        break;
+      default:
+        break;
+    }
+    if (el === null) return [];
+    this.container(m.parent_tool_use_id).append(el);
+    return [el];
+  }
+
+  private result(m: CliMessage): HTMLElement {
+    const denials = Array.isArray(m.permission_denials) ? m.permission_denials : [];
+    for (const d of denials) this.cards.get(str(d, 'tool_use_id'))?.markDenied();
+    for (const c of this.turnCards) c.settle();
+    this.turnCards = [];
+    this.live.clear();
+    const el = renderResult(m, this.prevTotal);
+    this.prevTotal = num(m, 'total_cost_usd') ?? this.prevTotal;
+    this.initShown = false;
+    this.tail().append(el);
+    return el;
+  }
+}
+
+/** Whether the tool_result for id in user line m is a refusal (a person's deny or a rule). */
+function deniedByPermission(m: CliMessage, id: string): boolean {
+  const meta = Array.isArray(m.tool_result_meta) ? m.tool_result_meta : [];
+  for (const x of meta) {
+    if (!isObject(x) || x.id !== id) continue;
+    return str(x.permission_decision, 'decision') === 'reject';
+  }
+  return false;
+}

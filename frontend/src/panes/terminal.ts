@@ -1,0 +1,275 @@
+// Terminal pane for `terminal` and `pty-agent` workers: xterm.js fitted to the
+// pane, fed by /ws/sessions/:sid/workers/:wid with offset-addressed binary frames,
+// resumed with ?offset=<next> after any disconnect.
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import '@xterm/xterm/css/xterm.css';
+import { errorMessage } from '../api';
+import { h } from '../dom';
+import type { Session, TerminalFrame, Worker } from '../types';
+import { ReconnectingSocket, wsUrl, type SocketState } from '../ws';
+import { OutputCursor, parseOutputFrame } from './output-cursor';
+import { registerPane, type Pane, type PaneContext } from './registry';
+import { terminalOptions } from './terminal-theme';
+
+/** Longest wait for a worker to leave "starting" before connecting anyway. */
+const startWaitMs = 3000;
+/** Input typed before the socket opens is kept up to this many characters. */
+const maxPending = 4096;
+const droppedLine = '\x1b[2m[older output dropped]\x1b[22m\r\n';
+
+class TerminalPane implements Pane {
+  readonly el: HTMLElement;
+  private readonly host: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly banner: HTMLElement;
+  private readonly term = new Terminal(terminalOptions);
+  private readonly fit = new FitAddon();
+  private readonly cursor = new OutputCursor();
+  private socket: ReconnectingSocket | null = null;
+  private resizeObs: ResizeObserver | null = null;
+  private fitFrame = 0;
+  private visible = false;
+  private replaying = true;
+  private exited = false;
+  private startTimer: number | undefined;
+  private startWaited = false;
+  private pending = '';
+  private lastExit: { code: number | null; signal: string | number | null } = { code: null, signal: null };
+  private worker: Worker;
+
+  constructor(private readonly ctx: PaneContext) {
+    this.worker = ctx.worker;
+    this.status = h('div', { class: 'term-status', role: 'status' });
+    this.host = h('div', { class: 'term-host' });
+    this.banner = h('div', { class: 'term-banner', hidden: true });
+    this.el = h('div', { class: 'pane pane-terminal', hidden: true }, this.status, this.host, this.banner);
+    this.el.dataset.workerId = ctx.worker.id;
+    this.term.loadAddon(this.fit);
+    this.term.onData((data) => this.input(data));
+    this.term.onBinary((data) => this.input(data));
+    this.term.onResize(({ cols, rows }) => this.socket?.send({ type: 'resize', cols, rows }));
+    if (ctx.worker.status === 'exited') this.showExit(ctx.worker.exitCode, null);
+  }
+
+  show(): void {
+    this.visible = true;
+    this.el.hidden = false;
+    if (this.resizeObs === null) this.openTerminal();
+    this.maybeConnect();
+    this.scheduleFit();
+  }
+
+  hide(): void {
+    this.visible = false;
+    this.el.hidden = true;
+  }
+
+  focus(): void {
+    this.term.focus();
+  }
+
+  update(worker: Worker, _session: Session): void {
+    const before = this.worker.status;
+    this.worker = worker;
+    if (this.resizeObs !== null) this.maybeConnect();
+    if (worker.status === 'exited') {
+      if (!this.exited) this.showExit(worker.exitCode, null);
+      else this.renderBanner(); // the error text may have changed
+    } else if (this.exited && worker.status === 'running' && before !== 'running') {
+      // Restarted (here or in another tab): follow the new output.
+      this.clearExit();
+      this.socket?.reconnectNow();
+    }
+  }
+
+  dispose(): void {
+    cancelAnimationFrame(this.fitFrame);
+    window.clearTimeout(this.startTimer);
+    this.resizeObs?.disconnect();
+    this.socket?.dispose();
+    this.term.dispose();
+    this.el.remove();
+  }
+
+  /** Opens xterm; the element must be in the document. */
+  private openTerminal(): void {
+    this.term.open(this.host);
+    this.resizeObs = new ResizeObserver(() => this.scheduleFit());
+    this.resizeObs.observe(this.host);
+    this.setStatus('starting…', 'connecting');
+  }
+
+  /**
+   * Opens the worker socket once the worker has left "starting": the server
+   * refuses (409) sockets to a worker whose process is still being started.
+   * A fallback timer covers a status update that never comes.
+   */
+  private maybeConnect(): void {
+    if (this.socket !== null) return;
+    if (this.worker.status !== 'starting' || this.startWaited) {
+      window.clearTimeout(this.startTimer);
+      this.connect();
+      return;
+    }
+    if (this.startTimer === undefined) {
+      this.startTimer = window.setTimeout(() => {
+        this.startWaited = true;
+        if (this.resizeObs !== null) this.maybeConnect();
+      }, startWaitMs);
+    }
+  }
+
+  private connect(): void {
+    const path = `/ws/sessions/${encodeURIComponent(this.ctx.session.id)}/workers/${encodeURIComponent(this.worker.id)}`;
+    this.socket = new ReconnectingSocket({
+      url: () => wsUrl(path + this.cursor.query()),
+      binaryType: 'arraybuffer',
+      onOpen: () => {
+        this.replaying = true;
+        this.socket?.send({ type: 'resize', cols: this.term.cols, rows: this.term.rows });
+        if (this.pending !== '') this.socket?.send({ type: 'input', data: this.pending });
+        this.pending = '';
+      },
+      onMessage: (data) => this.onMessage(data),
+      onState: (s) => this.renderState(s),
+      // After an exit the server may close the stream: wait for a restart instead of retrying.
+      onClose: () => !this.exited,
+    });
+    this.renderState(this.socket.state);
+  }
+
+  /** Sends typed input; while connecting it is kept (bounded) and sent on open. */
+  private input(data: string): void {
+    if (this.socket?.send({ type: 'input', data })) return;
+    if (this.exited || this.pending.length + data.length > maxPending) return;
+    this.pending += data;
+  }
+
+  private onMessage(data: string | ArrayBuffer): void {
+    if (typeof data !== 'string') {
+      const frame = parseOutputFrame(data);
+      if (frame === null) return;
+      const fresh = this.cursor.accept(frame.start, frame.bytes);
+      if (fresh.length > 0) this.term.write(fresh);
+      return;
+    }
+    let f: TerminalFrame;
+    try {
+      f = JSON.parse(data) as TerminalFrame;
+    } catch {
+      return;
+    }
+    this.onFrame(f);
+  }
+
+  private onFrame(f: TerminalFrame): void {
+    switch (f.type) {
+      case 'truncated':
+        this.term.write(droppedLine);
+        this.cursor.truncated(f.offset);
+        break;
+      case 'history-end':
+        if (!this.cursor.historyEnd(f.offset)) {
+          // The server's log restarted below what we showed: start over on it.
+          this.term.write('\r\n');
+          this.cursor.reset();
+          this.socket?.reconnectNow();
+          return;
+        }
+        this.replaying = false;
+        this.renderState(this.socket?.state ?? 'open');
+        break;
+      case 'exit':
+        this.showExit(f.exitCode, f.signal);
+        break;
+      case 'error':
+        this.setStatus(`error: ${f.message}`, 'error');
+        break;
+      default:
+        break; // activity reaches the app through /ws/app
+    }
+  }
+
+  private renderState(s: SocketState): void {
+    if (this.exited && (s === 'stopped' || s === 'open')) {
+      this.setStatus('exited', 'exited');
+      return;
+    }
+    switch (s) {
+      case 'open':
+        this.setStatus(this.replaying ? 'loading…' : 'live', this.replaying ? 'connecting' : 'open');
+        break;
+      case 'connecting':
+        this.setStatus('connecting…', 'connecting');
+        break;
+      case 'reconnecting':
+        this.setStatus('reconnecting…', 'reconnecting');
+        break;
+      case 'offline':
+        this.setStatus('offline, retrying…', 'offline');
+        break;
+      default:
+        this.setStatus('disconnected', 'offline');
+    }
+  }
+
+  private setStatus(text: string, state: string): void {
+    this.status.textContent = text;
+    this.status.dataset.state = state;
+  }
+
+  private showExit(code: number | null, signal: string | number | null): void {
+    this.exited = true;
+    this.lastExit = { code, signal };
+    this.renderBanner();
+    this.renderState(this.socket?.state ?? 'stopped');
+  }
+
+  /** "[process exited with code N]" (plus the worker's error, e.g. after a server restart) and Restart. */
+  private renderBanner(): void {
+    const { code, signal } = this.lastExit;
+    let what = 'exited';
+    if (signal !== null && signal !== undefined && signal !== '') what = `killed by signal ${signal}`;
+    else if (code !== null && code !== undefined) what = `exited with code ${code}`;
+    const text = `[process ${what}]${this.worker.error ? ` ${this.worker.error}` : ''}`;
+    if (!this.banner.hidden && this.banner.firstChild?.textContent === text) return; // keep the button's focus
+    const children: (HTMLElement | string)[] = [text];
+    if (this.worker.kind === 'terminal') {
+      children.push(' — ', h('button', { class: 'btn btn-small', type: 'button', onClick: () => void this.restart() }, 'Restart'));
+    }
+    this.banner.replaceChildren(...children);
+    this.banner.hidden = false;
+  }
+
+  private clearExit(): void {
+    this.exited = false;
+    this.banner.hidden = true;
+    this.banner.replaceChildren();
+  }
+
+  private async restart(): Promise<void> {
+    try {
+      const w = await this.ctx.api.restartWorker(this.ctx.session.id, this.worker.id);
+      this.worker = w;
+      this.clearExit();
+      this.term.write('\r\n');
+      this.socket?.reconnectNow();
+      this.term.focus();
+    } catch (err) {
+      this.setStatus(`restart failed: ${errorMessage(err)}`, 'error');
+    }
+  }
+
+  private scheduleFit(): void {
+    cancelAnimationFrame(this.fitFrame);
+    this.fitFrame = requestAnimationFrame(() => {
+      if (!this.visible || this.host.clientWidth === 0 || this.host.clientHeight === 0) return;
+      this.fit.fit();
+    });
+  }
+}
+
+const factory = (ctx: PaneContext): Pane => new TerminalPane(ctx);
+registerPane('terminal', factory);
+registerPane('pty-agent', factory);

@@ -1,0 +1,79 @@
+// Shared shapes of the public contract (/work/shared/docs/API.md, v1).
+// Fields marked "always present" there are non-optional here; kind-specific
+// fields are optional because only some kinds carry them.
+
+export type WorkerKind = 'sdk' | 'pty-agent' | 'terminal' | 'git-diff';
+export type WorkerStatus = 'starting' | 'running' | 'stopped' | 'exited' | 'error';
+export type Activity = 'active' | 'idle' | 'asking';
+export type AgentKind = 'sdk' | 'pty-agent' | 'none';
+
+export interface Worker {
+  id: string;
+  sessionId: string;
+  kind: WorkerKind;
+  name: string;
+  createdAt: string;
+  status: WorkerStatus;
+  activity: Activity | null;
+  exitCode: number | null;
+  error: string | null;
+  // kind-specific
+  model?: string | null;
+  permissionMode?: string | null;
+  base?: string | null;
+  cols?: number | null;
+  rows?: number | null;
+}
+
+export interface Session {
+  id: string;
+  title: string;
+  cwd: string;
+  createdAt: string;
+  updatedAt: string;
+  claudeSessionId: string | null;
+  activeAgentWorkerId: string | null;
+  workers: Worker[];
+}
+
+/** Body of POST /api/sessions. */
+export interface CreateSessionInput {
+  cwd: string;
+  title?: string;
+  agent?: AgentKind;
+  model?: string;
+  permissionMode?: string;
+}
+
+/** Body of POST /api/sessions/:sid/workers (kind-specific options allowed). */
+export interface CreateWorkerInput {
+  kind: WorkerKind;
+  name?: string;
+  model?: string;
+  permissionMode?: string;
+  allowedTools?: string[];
+  command?: string;
+  cols?: number;
+  rows?: number;
+  base?: string;
+}
+
+/** Server-to-client frames of /ws/app. */
+export type AppFrame =
+  | { type: 'sessions-sync'; sessions: Session[] }
+  | { type: 'session-created'; session: Session }
+  | { type: 'session-updated'; session: Session }
+  | { type: 'session-deleted'; sessionId: string }
+  | { type: 'worker-created'; worker: Worker }
+  | { type: 'worker-updated'; worker: Worker }
+  | { type: 'worker-deleted'; sessionId: string; workerId: string }
+  | { type: 'worker-activity'; sessionId: string; workerId: string; activity: Activity | null }
+  | { type: 'error'; code: string; message: string };
+
+/** Text frames of a pty-agent / terminal worker socket (server to client). */
+export type TerminalFrame =
+  | { type: 'history-end'; offset: number }
+  | { type: 'truncated'; offset: number }
+  | { type: 'activity'; state: Activity }
+  | { type: 'exit'; exitCode: number | null; signal: string | number | null }
+  | { type: 'error'; code: string; message: string };
