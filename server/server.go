@@ -89,6 +89,7 @@ func (s *Server) routes() {
 	api.GET("/sessions/:sid", s.getSession)
 	api.PATCH("/sessions/:sid", s.renameSession)
 	api.DELETE("/sessions/:sid", s.deleteSession)
+	api.POST("/sessions/:sid/switch", s.switchAgent)
 	api.POST("/sessions/:sid/workers", s.createWorker)
 	api.GET("/sessions/:sid/workers/:wid", s.getWorker)
 	api.DELETE("/sessions/:sid/workers/:wid", s.deleteWorker)

@@ -60,3 +60,15 @@ func (s *Server) deleteSession(c echo.Context) error {
 	}
 	return c.NoContent(http.StatusNoContent)
 }
+
+func (s *Server) switchAgent(c echo.Context) error {
+	var req worker.SwitchRequest
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	w, err := s.mgr.Switch(c.Request().Context(), c.Param("sid"), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]worker.Info{"worker": w})
+}

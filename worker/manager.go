@@ -39,9 +39,14 @@ type Manager struct {
 }
 
 type sessionState struct {
-	s       Session // Workers is filled only in snapshots
-	workers []*workerState
+	s         Session // Workers is filled only in snapshots
+	workers   []*workerState
+	switching sessionLock // serialises Switch; never held with m.mu
 }
+
+// sessionLock is a mutex by another name, so that sessionState documents
+// which lock it is.
+type sessionLock = sync.Mutex
 
 type workerState struct {
 	info    Info

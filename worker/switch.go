@@ -1,0 +1,101 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+)
+
+// activityReporter is an agent runtime that knows whether a turn runs.
+type activityReporter interface {
+	Activity() Activity
+}
+
+// canceller is an agent runtime that can interrupt its turn.
+type canceller interface {
+	Cancel(ctx context.Context) (bool, error)
+}
+
+// SwitchRequest is the body of POST /api/sessions/:sid/switch.
+type SwitchRequest struct {
+	To    Kind `json:"to"`
+	Force bool `json:"force"`
+}
+
+// Switch moves the session's conversation to a new agent worker of kind
+// req.To. The agent worker that drove it is stopped first, and its process
+// has ended before the new one starts: two CLI processes never write one
+// session file. Switches of one session are serialised.
+func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (Info, error) {
+	if !req.To.IsAgent() {
+		return Info{}, fieldErr("to", `must be "sdk" or "pty-agent", got %q`, req.To)
+	}
+	if !m.Supports(req.To) {
+		return Info{}, fieldErr("to", "%s workers are not available in this build", req.To)
+	}
+	lock, err := m.switchLock(sid)
+	if err != nil {
+		return Info{}, err
+	}
+	lock.Lock()
+	defer lock.Unlock()
+
+	m.mu.Lock()
+	st, ok := m.sessions[sid]
+	if !ok {
+		m.mu.Unlock()
+		return Info{}, fmt.Errorf("session %q: %w", sid, ErrNotFound)
+	}
+	cur := m.drivingAgentLocked(st)
+	var curInfo Info
+	var curRT Runtime
+	if cur != nil {
+		curInfo, curRT = cur.info.clone(), cur.rt
+	}
+	m.mu.Unlock()
+
+	if cur != nil && curInfo.Kind == req.To {
+		return curInfo, nil
+	}
+	if cur != nil {
+		if err := m.retire(ctx, sid, curInfo, curRT, req.Force); err != nil {
+			return Info{}, err
+		}
+	}
+	return m.CreateWorker(ctx, sid, WorkerRequest{Kind: req.To, Model: curInfo.Model, PermissionMode: curInfo.PermissionMode, AllowedTools: curInfo.AllowedTools})
+}
+
+// retire stops the agent worker that drives the conversation, after
+// interrupting its turn when forced; it stays visible, read-only, as
+// stopped.
+func (m *Manager) retire(ctx context.Context, sid string, info Info, rt Runtime, force bool) error {
+	if ar, ok := rt.(activityReporter); ok && ar.Activity() != ActivityIdle && ar.Activity() != "" {
+		if !force {
+			return fmt.Errorf("a turn is running in %s; wait for it, cancel it, or switch with force: %w", info.Name, ErrAgentBusy)
+		}
+		if c, ok := rt.(canceller); ok {
+			if _, err := c.Cancel(ctx); err != nil {
+				m.log.Error("interrupt before switch", "worker", info.ID, "err", err)
+			}
+		}
+	}
+	if rt != nil {
+		if err := rt.Stop(ctx); err != nil {
+			return fmt.Errorf("stop %s before switching: %w", info.Name, err)
+		}
+	}
+	m.update(sid, info.ID, func(i *Info) {
+		i.Status, i.Activity = StatusStopped, nil
+	})
+	return nil
+}
+
+// switchLock returns the session's switch mutex.
+func (m *Manager) switchLock(sid string) (*sessionLock, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st, ok := m.sessions[sid]
+	if !ok {
+		return nil, fmt.Errorf("session %q: %w", sid, ErrNotFound)
+	}
+	return &st.switching, nil
+}
