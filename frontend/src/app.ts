@@ -125,8 +125,10 @@ export class App {
       view = new SessionView(s, {
         api: this.api,
         store: this.store,
+        // The constructor selects a tab and reports it before the view is
+        // stored; re-entering renderMain then would build a second view.
         onSelected: (vsid, vwid) => {
-          if (this.router.current.sid === vsid) this.router.go({ sid: vsid, wid: vwid }, true);
+          if (this.views.has(vsid) && this.router.current.sid === vsid) this.router.go({ sid: vsid, wid: vwid }, true);
         },
       });
       view.hide();

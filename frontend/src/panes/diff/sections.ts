@@ -52,8 +52,9 @@ export class SectionList {
     this.near = new IntersectionObserver((es) => this.onNear(es), { root: this.el, rootMargin: buildMargin });
     this.far = new IntersectionObserver((es) => this.onFar(es), { root: this.el, rootMargin: dropMargin });
     this.el.addEventListener('scroll', () => this.scheduleSpy(), { passive: true });
-    // Hidden (this pane's tab or the whole session view), a scroller loses its
-    // offset: its height going from 0 to something is the moment to restore it.
+    // Hidden with display:none (this pane's tab or the whole session view), a
+    // scroller may lose its offset (Chromium keeps it, not every engine does):
+    // its height going from 0 to something is the moment to put it back.
     this.resize = new ResizeObserver(() => {
       const height = this.el.clientHeight;
       if (this.lastHeight === 0 && height > 0) this.restore(this.lastAnchor);

@@ -37,7 +37,7 @@ export class Toolbar {
     this.shas = h('span', { class: 'dd-shas' });
     this.sums = h('span', { class: 'dd-totals' });
     this.indicatorText = h('span', { class: 'dd-ind-text' });
-    this.indicator = h('span', { class: 'dd-indicator', role: 'status' }, h('span', { class: 'dd-spinner', 'aria-hidden': 'true' }), this.indicatorText);
+    this.indicator = h('span', { class: 'dd-indicator' }, h('span', { class: 'dd-spinner', 'aria-hidden': 'true' }), this.indicatorText);
     const tools = h('span', { class: 'dd-tools' },
       h('button', { type: 'button', class: 'btn btn-small', title: 'Compute the diff again', onClick: () => actions.refresh() }, '⟳ Refresh'),
       this.indicator,
