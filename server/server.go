@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/markdown"
 	"github.com/labstack/echo/v4"
 )
 
@@ -104,12 +105,20 @@ func (s *Server) routes() {
 	e.GET("/ws/sessions/:sid/workers/:wid", s.workerSocket)
 	e.Any("/ws/*", s.apiNotFound)
 
+	e.GET("/highlight.css", s.highlightCSS)
 	e.GET("/*", s.serveSPA)
 	e.HEAD("/*", s.serveSPA)
 }
 
 func (s *Server) apiNotFound(c echo.Context) error {
 	return newError(http.StatusNotFound, "not_found", "no such endpoint: "+c.Request().Method+" "+c.Request().URL.Path)
+}
+
+// highlightCSS serves the code-highlighting styles that go with the HTML
+// the server renders from markdown.
+func (s *Server) highlightCSS(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-cache")
+	return c.Blob(http.StatusOK, "text/css; charset=utf-8", []byte(markdown.CSS()))
 }
 
 func (s *Server) health(c echo.Context) error {

@@ -1,0 +1,109 @@
+// Package markdown renders the agent's markdown to sanitized HTML on the
+// server, so that the browser never has to trust the model's output.
+//
+// One goldmark instance, built at package init, serves every caller: it is
+// stateless, so Render is safe for concurrent use. Raw HTML is never passed
+// through, links keep only safe schemes and open without referrer or opener,
+// and fenced code is highlighted by chroma with CSS classes whose stylesheet
+// CSS returns.
+package markdown
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
+)
+
+// Style is the chroma style whose CSS CSS returns. It is dark because the
+// chat UI is.
+const Style = "github-dark"
+
+// classPrefix keeps chroma's short class names (k, s, nx...) from clashing
+// with the application's own classes.
+const classPrefix = "hl-"
+
+var (
+	md  goldmark.Markdown
+	css string
+)
+
+// neverMatch disables e-mail linkify: only http and https text is linkified.
+var neverMatch = regexp.MustCompile(`\A\z.`)
+
+func init() {
+	format := []chromahtml.Option{chromahtml.WithClasses(true), chromahtml.ClassPrefix(classPrefix)}
+	md = goldmark.New(
+		goldmark.WithExtensions(
+			extension.Table,
+			extension.Strikethrough,
+			extension.TaskList,
+			extension.NewLinkify(
+				extension.WithLinkifyAllowedProtocols([]string{"http:", "https:"}),
+				extension.WithLinkifyEmailRegexp(neverMatch),
+			),
+			// Never WithCSSWriter here: it would write the stylesheet after
+			// every code block of every render.
+			highlighting.NewHighlighting(
+				highlighting.WithStyle(Style),
+				highlighting.WithFormatOptions(format...),
+			),
+		),
+		goldmark.WithParserOptions(
+			parser.WithASTTransformers(util.Prioritized(linkTransformer{}, 1000)),
+		),
+		// No html.WithUnsafe: raw HTML becomes a comment and dangerous
+		// URLs are emptied even if the transformer missed one.
+	)
+	var b strings.Builder
+	if err := chromahtml.New(format...).WriteCSS(&b, styles.Get(Style)); err != nil {
+		panic(fmt.Sprintf("markdown: write chroma css: %v", err))
+	}
+	css = b.String()
+}
+
+// renderBuf is an output buffer with the buffered writer goldmark wants;
+// without one it allocates a 4 KiB writer per call.
+type renderBuf struct {
+	b bytes.Buffer
+	w *bufio.Writer
+}
+
+var bufs = sync.Pool{New: func() any {
+	rb := &renderBuf{}
+	rb.w = bufio.NewWriterSize(&rb.b, 4<<10)
+	return rb
+}}
+
+// maxPooled keeps the buffers of unusually long renders out of the pool.
+const maxPooled = 256 << 10
+
+// Render converts markdown to sanitized HTML. It is safe for concurrent use.
+func Render(src string) (string, error) {
+	rb := bufs.Get().(*renderBuf)
+	rb.b.Reset()
+	rb.w.Reset(&rb.b)
+	err := md.Convert([]byte(src), rb.w) // flushes rb.w
+	out := rb.b.String()
+	if rb.b.Cap() <= maxPooled {
+		bufs.Put(rb)
+	}
+	if err != nil {
+		return "", fmt.Errorf("render markdown: %w", err)
+	}
+	return out, nil
+}
+
+// CSS returns the stylesheet for highlighted code blocks, generated once at
+// start-up. Its selectors use the "hl-" class prefix.
+func CSS() string { return css }

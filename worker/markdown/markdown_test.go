@@ -1,0 +1,203 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// regexp2 (used by chroma lexers) runs a shared clock goroutine that stops
+// by itself a little after the last regexp with a timeout: it is not ours.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"))
+}
+
+func render(t *testing.T, src string) string {
+	t.Helper()
+	out, err := Render(src)
+	if err != nil {
+		t.Fatalf("Render(%q): %v", src, err)
+	}
+	return out
+}
+
+func TestXSSNeutralised(t *testing.T) {
+	cases := []struct {
+		name, src string
+		banned    []string // case-insensitive substrings that must not appear
+		want      []string // substrings that must appear
+	}{
+		{"script tag", "hi <script>alert(1)</script>", []string{"<script"}, []string{"hi"}},
+		{"script block", "<script>\nalert(1)\n</script>", []string{"<script"}, nil},
+		{"img onerror", `<img src=x onerror="alert(1)">`, []string{"<img", "onerror"}, nil},
+		{"raw div", `<div onclick="x()">a</div>`, []string{"<div", "onclick"}, nil},
+		{"iframe", `<iframe src="https://evil"></iframe>`, []string{"<iframe"}, nil},
+		{"javascript link", `[click](javascript:alert(1))`, []string{"javascript:", "<a"}, []string{"click"}},
+		{"mixed case js", `[c](JaVaScRiPt:alert(1))`, []string{"javascript:", "<a"}, []string{">c<"}},
+		{"entity js", `[c](&#106;avascript:alert(1))`, []string{"javascript:", "<a"}, nil},
+		{"tab in scheme", "[c](<java\tscript:alert(1)>)", []string{"script:", "<a"}, nil},
+		{"vbscript", `[c](vbscript:msgbox)`, []string{"vbscript", "<a"}, nil},
+		{"data link", `[c](data:text/html;base64,PHNjcmlwdD4=)`, []string{"data:", "<a"}, nil},
+		{"js image", `![alt text](javascript:alert(1))`, []string{"<img", "javascript"}, []string{"alt text"}},
+		{"js autolink", `<javascript:alert(1)>`, []string{"<a", "href=\"javascript"}, nil},
+		{"attribute break", `[x](https://a.example/"onmouseover="alert(1))`, []string{`" onmouseover`, `"onmouseover="`}, nil},
+		{"inline html in text", `a <b onmouseover=alert(1)>b</b>`, []string{"<b ", "onmouseover"}, nil},
+		{"code span html", "`<script>`", []string{"<script"}, []string{"&lt;script&gt;"}},
+		{"fence html", "```html\n<script>alert(1)</script>\n```", []string{"<script"}, []string{"&lt;"}},
+		{"fence info attr", "```js {style=\"x\" onload=alert(1)}\nx\n```", []string{"onload"}, nil},
+		{"unknown lang fence", "```\"><img src=x onerror=1>\nx\n```", []string{"<img", "onerror="}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := render(t, c.src)
+			low := strings.ToLower(out)
+			for _, b := range c.banned {
+				if strings.Contains(low, strings.ToLower(b)) {
+					t.Errorf("output contains %q:\n%s", b, out)
+				}
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestLinks(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string
+		banned    []string
+	}{
+		{"inline http", "[a](https://example.com/x)", []string{`href="https://example.com/x"`, `rel="nofollow noopener noreferrer"`, `target="_blank"`}, nil},
+		{"linkify https", "see https://example.com/p?q=1 now", []string{`<a href="https://example.com/p?q=1"`, `rel="nofollow noopener noreferrer"`}, nil},
+		{"linkify www", "see www.example.com now", []string{`href="http://www.example.com"`, "noreferrer"}, nil},
+		{"no linkify ftp", "see ftp://example.com now", []string{"ftp://example.com"}, []string{"<a"}},
+		{"no linkify email", "mail a@example.com now", []string{"a@example.com"}, []string{"<a"}},
+		{"mailto link", "[m](mailto:a@example.com)", []string{`href="mailto:a@example.com"`, "noopener"}, nil},
+		{"relative", "[f](src/main.go)", []string{`href="src/main.go"`, "noopener"}, nil},
+		{"autolink", "<https://example.com>", []string{`href="https://example.com"`, "noopener"}, nil},
+		{"image", "![i](https://example.com/a.png)", []string{`<img src="https://example.com/a.png"`}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := render(t, c.src)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, b := range c.banned {
+				if strings.Contains(out, b) {
+					t.Errorf("output contains %q:\n%s", b, out)
+				}
+			}
+		})
+	}
+}
+
+func TestGFM(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string
+	}{
+		{"table", "| a | b |\n|---|:-:|\n| 1 | 2 |\n", []string{"<table>", "<th>a</th>", `<td style="text-align:center">2</td>`}},
+		{"task list", "- [x] done\n- [ ] todo\n", []string{`<input checked="" disabled="" type="checkbox"`, `<input disabled="" type="checkbox"`}},
+		{"strikethrough", "~~gone~~", []string{"<del>gone</del>"}},
+		{"emphasis", "**b** _i_", []string{"<strong>b</strong>", "<em>i</em>"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := render(t, c.src)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestHighlighting(t *testing.T) {
+	out := render(t, "```go\nfunc main() { fmt.Println(\"hi\") }\n```\n")
+	for _, w := range []string{`<pre class="hl-chroma">`, `class="hl-kd"`, `class="hl-s"`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "style=") {
+		t.Errorf("inline styles in highlighted code:\n%s", out)
+	}
+	if strings.Contains(out, "<style") || strings.Contains(out, "{") && strings.Contains(out, "color:") {
+		t.Errorf("CSS leaked into the render:\n%s", out)
+	}
+	css := CSS()
+	for _, w := range []string{".hl-chroma", ".hl-kd", "background-color"} {
+		if !strings.Contains(css, w) {
+			t.Errorf("CSS lacks %q", w)
+		}
+	}
+	if CSS() != css {
+		t.Error("CSS changed between calls")
+	}
+	// A render must not append CSS anywhere: the stylesheet stays the same.
+	render(t, "```python\nprint(1)\n```")
+	if CSS() != css {
+		t.Error("CSS changed after a render")
+	}
+}
+
+func TestConcurrentRender(t *testing.T) {
+	srcs := []string{
+		"# t\n```go\npackage x\n```\n",
+		"| a |\n|---|\n| b |\n",
+		"see https://example.com and [x](javascript:1)",
+		"- [ ] a\n- [x] b\n",
+	}
+	want := make([]string, len(srcs))
+	for i, s := range srcs {
+		want[i] = render(t, s)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				k := (g + i) % len(srcs)
+				out, err := Render(srcs[k])
+				if err == nil && out != want[k] {
+					err = fmt.Errorf("render %d differs: %q", k, out)
+				}
+				if err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func BenchmarkRender(b *testing.B) {
+	src := strings.Repeat("Some **bold** text with a [link](https://example.com) and `code`.\n\n", 10) +
+		"```go\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Render(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
