@@ -1,0 +1,193 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/claude"
+)
+
+// initTimeout bounds the CLI's answer to initialize (about 0.3 s seen).
+const initTimeout = 60 * time.Second
+
+// closeTimeout bounds closing a CLI that failed at start-up.
+const closeTimeout = 10 * time.Second
+
+// reportedError is an error the tabs were already told about with an error
+// frame, so the WebSocket edge need not answer it again.
+type reportedError struct{ err error }
+
+func (e reportedError) Error() string { return e.err.Error() }
+func (e reportedError) Unwrap() error { return e.err }
+
+// ensureProcess returns the running CLI, starting it first when there is
+// none. The caller holds sendMu.
+func (r *Runtime) ensureProcess() (*claude.Process, error) {
+	r.mu.Lock()
+	p, resume, stopped := r.proc, r.resume, r.stopped
+	r.mu.Unlock()
+	if stopped {
+		return nil, errStopped
+	}
+	if p != nil {
+		return p, nil
+	}
+	p, err := r.start(resume)
+	if err != nil && retryOther(err) {
+		// The log and the CLI disagree on whether the conversation exists
+		// (it never got a first message, or another worker created it):
+		// believe the CLI.
+		r.log.Info("claude start: retrying", "resume", !resume, "err", err)
+		p, err = r.start(!resume)
+	}
+	if err != nil {
+		if r.isStopped() {
+			return nil, errStopped
+		}
+		return nil, r.startFailed(err)
+	}
+	r.mu.Lock()
+	if r.stopped {
+		r.mu.Unlock()
+		closeQuietly(p)
+		return nil, errStopped
+	}
+	r.proc, r.resume = p, true
+	r.readers.Go(func() { r.read(p) })
+	r.mu.Unlock()
+	r.update(func(i *worker.Info) {
+		if i.Status == worker.StatusError {
+			i.Status, i.Error = worker.StatusRunning, nil
+		}
+	})
+	return p, nil
+}
+
+// startError is a CLI that ran but failed before answering initialize.
+type startError struct {
+	err    error
+	stderr string
+}
+
+func (e *startError) Error() string { return e.err.Error() }
+func (e *startError) Unwrap() error { return e.err }
+
+// retryOther reports whether a start failed only because --resume or
+// --session-id was the wrong choice.
+func retryOther(err error) bool {
+	var se *startError
+	if !errors.As(err, &se) {
+		return false
+	}
+	return strings.Contains(se.stderr, "No conversation found") ||
+		strings.Contains(se.stderr, "is already in use")
+}
+
+// start runs the CLI and waits for its initialize answer. On failure the
+// process is closed.
+func (r *Runtime) start(resume bool) (*claude.Process, error) {
+	opts := claude.Options{
+		Path:           r.env.Config.ClaudePath,
+		Dir:            r.env.Session.Cwd,
+		Env:            r.childEnv(),
+		SessionID:      r.conv,
+		Resume:         resume,
+		Model:          r.env.Info.Model,
+		PermissionMode: r.env.Info.PermissionMode,
+		AllowedTools:   r.env.Info.AllowedTools,
+	}
+	p, err := claude.Start(r.ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	ictx, cancel := context.WithTimeout(r.ctx, initTimeout)
+	r.mu.Lock()
+	r.abortInit = cancel
+	stopped := r.stopped
+	r.mu.Unlock()
+	if stopped {
+		cancel()
+	}
+	_, err = p.Initialize(ictx)
+	r.mu.Lock()
+	r.abortInit = nil
+	r.mu.Unlock()
+	cancel()
+	if err != nil {
+		closeQuietly(p)
+		return nil, &startError{err: fmt.Errorf("initialize claude: %w", err), stderr: p.Stderr()}
+	}
+	return p, nil
+}
+
+func (r *Runtime) isStopped() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopped
+}
+
+func (r *Runtime) childEnv() []string {
+	var extra []string
+	if d := r.env.Config.ClaudeConfigDir; d != "" {
+		extra = append(extra, "CLAUDE_CONFIG_DIR="+d)
+	}
+	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
+}
+
+func closeQuietly(p *claude.Process) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	_ = p.Close(ctx)
+}
+
+// startFailed tells the tabs and the manager why the CLI could not start.
+// The worker stays usable: the next user message tries again.
+func (r *Runtime) startFailed(err error) error {
+	code, msg := "claude_exited", "claude exited at start-up: "+err.Error()
+	var se *startError
+	if errors.As(err, &se) && !strings.Contains(msg, lastLines(se.stderr, 1)) {
+		msg += ": " + lastLines(se.stderr, 5)
+	}
+	if errors.Is(err, claude.ErrNotFound) {
+		code, msg = "claude_not_found", err.Error()
+		err = fmt.Errorf("%w: %w", worker.ErrClaudeAbsent, err)
+	}
+	r.publishFrame(errorFrame(code, msg))
+	r.update(func(i *worker.Info) { i.Status, i.Error = worker.StatusError, &msg })
+	return reportedError{fmt.Errorf("start claude: %w", err)}
+}
+
+// lastLines returns the last n non-empty lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// exited is called by the reader once p's stdout ended: the CLI is gone.
+// Tabs get an exit frame (unless the worker is stopping) and the next user
+// message starts a new CLI with --resume.
+func (r *Runtime) exited(p *claude.Process) {
+	<-p.Done()
+	code, sig := p.ExitStatus()
+	closeQuietly(p) // reaps the driver's goroutines
+	r.mu.Lock()
+	if r.proc == p {
+		r.proc = nil
+	}
+	stopping := r.stopped
+	r.mu.Unlock()
+	if stopping {
+		return
+	}
+	r.log.Info("claude exited", "code", code, "signal", sig, "stderr", lastLines(p.Stderr(), 5))
+	if err := r.produce([]entry{{kind: kExit, frame: exitFrame(code, sig)}}); err != nil {
+		r.log.Debug("exit after stop", "err", err)
+	}
+}

@@ -1,0 +1,196 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/claude"
+)
+
+// defaultDeny is the message the model reads when a person denies a tool.
+const defaultDeny = "The user denied this tool use"
+
+// permission is a can_use_tool request of the CLI waiting for a person.
+type permission struct {
+	id       string
+	proc     *claude.Process // the CLI that asked: only it can be answered
+	input    json.RawMessage
+	frame    []byte // the permission-request frame
+	answered bool   // guarded by pubMu: an answer is on its way
+}
+
+// canUseTool is the request of a can_use_tool control_request.
+type canUseTool struct {
+	Request struct {
+		ToolName                string          `json:"tool_name"`
+		Input                   json.RawMessage `json:"input"`
+		Description             string          `json:"description"`
+		ToolUseID               string          `json:"tool_use_id"`
+		PermissionSuggestions   json.RawMessage `json:"permission_suggestions"`
+		BlockedPath             string          `json:"blocked_path"`
+		RequiresUserInteraction *bool           `json:"requires_user_interaction"`
+	} `json:"request"`
+}
+
+// permissionFrame is API.md's permission-request.
+type permissionFrame struct {
+	Type                    string          `json:"type"`
+	RequestID               string          `json:"requestId"`
+	ToolName                string          `json:"toolName"`
+	Input                   json.RawMessage `json:"input"`
+	Description             string          `json:"description"`
+	ToolUseID               string          `json:"toolUseId,omitempty"`
+	PermissionSuggestions   json.RawMessage `json:"permissionSuggestions,omitempty"`
+	BlockedPath             string          `json:"blockedPath,omitempty"`
+	RequiresUserInteraction *bool           `json:"requiresUserInteraction,omitempty"`
+}
+
+func newPermission(p *claude.Process, l claude.Line) (*permission, error) {
+	var c canUseTool
+	if err := json.Unmarshal(l.Raw, &c); err != nil {
+		return nil, fmt.Errorf("decode can_use_tool: %w", err)
+	}
+	if l.RequestID == "" {
+		return nil, fmt.Errorf("can_use_tool without request_id")
+	}
+	q := c.Request
+	input := q.Input
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage(`{}`)
+	}
+	f := permissionFrame{
+		Type: "permission-request", RequestID: l.RequestID, ToolName: q.ToolName,
+		Input: input, Description: q.Description, ToolUseID: q.ToolUseID,
+		BlockedPath: q.BlockedPath, RequiresUserInteraction: q.RequiresUserInteraction,
+	}
+	if s := q.PermissionSuggestions; len(s) > 0 && string(s) != "null" {
+		f.PermissionSuggestions = s
+	}
+	return &permission{id: l.RequestID, proc: p, input: input, frame: mustJSON(f)}, nil
+}
+
+// claim marks the pending request id as being answered and returns it, or
+// nil when no such request is waiting.
+func (r *Runtime) claim(id string) *permission {
+	r.pubMu.Lock()
+	defer r.pubMu.Unlock()
+	for _, p := range r.pending {
+		if p.id == id && !p.answered {
+			p.answered = true
+			return p
+		}
+	}
+	return nil
+}
+
+// RespondPermission answers a pending permission request. behavior is
+// "allow" (with updatedInput, or the original input when it is empty) or
+// "deny" (with message, or a default one). An unknown or already answered
+// requestID, or a bad behavior or updatedInput, is an error wrapping
+// worker.ErrInvalid.
+func (r *Runtime) RespondPermission(requestID, behavior, message string, updatedInput json.RawMessage) error {
+	if behavior != "allow" && behavior != "deny" {
+		return fmt.Errorf("behavior must be \"allow\" or \"deny\", not %q: %w", behavior, worker.ErrInvalid)
+	}
+	if len(updatedInput) > 0 && string(updatedInput) != "null" && !isObject(updatedInput) {
+		return fmt.Errorf("updatedInput must be a JSON object: %w", worker.ErrInvalid)
+	}
+	p := r.claim(requestID)
+	if p == nil {
+		return fmt.Errorf("no pending permission request %q: %w", requestID, worker.ErrInvalid)
+	}
+	var resp any
+	if behavior == "allow" {
+		input := p.input
+		if len(updatedInput) > 0 && string(updatedInput) != "null" {
+			input = updatedInput
+		}
+		resp = struct {
+			Behavior     string          `json:"behavior"`
+			UpdatedInput json.RawMessage `json:"updatedInput"`
+		}{"allow", input}
+	} else {
+		if message == "" {
+			message = defaultDeny
+		}
+		resp = struct {
+			Behavior string `json:"behavior"`
+			Message  string `json:"message"`
+		}{"deny", message}
+	}
+	// Queue the resolution first: the lines the CLI writes once answered
+	// then follow it in every tab.
+	r.resolved(p, behavior)
+	if err := p.proc.Respond(p.id, resp); err != nil {
+		return fmt.Errorf("answer permission request: %w", err)
+	}
+	return nil
+}
+
+func isObject(b json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(b, &m) == nil && m != nil
+}
+
+// resolved publishes that p was answered and drops it from pending.
+func (r *Runtime) resolved(p *permission, behavior string) {
+	e := entry{kind: kResolved, perm: p, frame: resolvedFrame(p.id, behavior)}
+	if err := r.produce([]entry{e}); err != nil {
+		// Stopping: the queue is closed, so update the state directly.
+		r.pubMu.Lock()
+		r.removePendingLocked(p)
+		r.pubMu.Unlock()
+	}
+}
+
+// cancelled handles the CLI withdrawing its own request (it may do so when
+// a turn is interrupted): the tabs drop the prompt.
+func (r *Runtime) cancelled(es []entry, id string) []entry {
+	p := r.claim(id)
+	if p == nil {
+		return es
+	}
+	return append(es, entry{kind: kResolved, perm: p, frame: resolvedFrame(p.id, "deny")})
+}
+
+// denyAll answers every pending request with deny: on cancel and on stop a
+// question nobody will answer must not hold the CLI.
+func (r *Runtime) denyAll(message string) {
+	r.pubMu.Lock()
+	var ps []*permission
+	for _, p := range r.pending {
+		if !p.answered {
+			p.answered = true
+			ps = append(ps, p)
+		}
+	}
+	r.pubMu.Unlock()
+	for _, p := range ps {
+		r.resolved(p, "deny")
+		resp := map[string]string{"behavior": "deny", "message": message}
+		if err := p.proc.Respond(p.id, resp); err != nil {
+			r.log.Debug("deny permission request", "err", err)
+		}
+	}
+}
+
+// Cancel interrupts the running turn, first denying pending permission
+// requests. It reports false, and does nothing, when no turn runs.
+func (r *Runtime) Cancel(ctx context.Context) (bool, error) {
+	r.pubMu.Lock()
+	busy := r.inTurn || len(r.pending) > 0
+	r.pubMu.Unlock()
+	r.mu.Lock()
+	p := r.proc
+	r.mu.Unlock()
+	if !busy || p == nil {
+		return false, nil
+	}
+	r.denyAll("The user cancelled this turn")
+	if err := p.Interrupt(ctx); err != nil {
+		return true, fmt.Errorf("interrupt claude: %w", err)
+	}
+	return true, nil
+}

@@ -1,0 +1,200 @@
+package sdk
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/markdown"
+)
+
+// framePrefix starts every sdk-message frame. It is fixed so that Messages
+// can turn a stored frame into a REST element by slicing it off.
+const framePrefix = `{"type":"sdk-message",`
+
+// sdkFrame builds {"type":"sdk-message","seq":N,"message":msg[,"html":html]}
+// in one allocation. msg and html must be valid JSON.
+func sdkFrame(seq uint64, msg, html []byte) []byte {
+	b := make([]byte, 0, len(framePrefix)+32+len(msg)+len(html))
+	b = append(b, framePrefix...)
+	b = append(b, `"seq":`...)
+	b = strconv.AppendUint(b, seq, 10)
+	b = append(b, `,"message":`...)
+	b = append(b, msg...)
+	if len(html) > 0 {
+		b = append(b, `,"html":`...)
+		b = append(b, html...)
+	}
+	return append(b, '}')
+}
+
+// restElement turns a stored frame into a REST messages element: the same
+// object without "type".
+func restElement(frame []byte) (json.RawMessage, error) {
+	if bytes.HasPrefix(frame, []byte(framePrefix)) {
+		out := make([]byte, 0, len(frame)-len(framePrefix)+1)
+		out = append(out, '{')
+		return append(out, frame[len(framePrefix):]...), nil
+	}
+	// Not written by this package's sdkFrame: take the slow way.
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(frame, &m); err != nil {
+		return nil, fmt.Errorf("decode stored frame: %w", err)
+	}
+	delete(m, "type")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("encode message: %w", err)
+	}
+	return b, nil
+}
+
+// withUUID returns the CLI line with "uuid" set to id: appended when the
+// line has none, replaced (by a re-encode) when it has one.
+func withUUID(raw []byte, id string, had bool) ([]byte, error) {
+	if had {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("decode line: %w", err)
+		}
+		m["uuid"], _ = json.Marshal(id)
+		return json.Marshal(m)
+	}
+	end := bytes.LastIndexByte(raw, '}')
+	if end < 0 {
+		return nil, fmt.Errorf("line is not a JSON object")
+	}
+	b := make([]byte, 0, len(raw)+len(id)+12)
+	b = append(b, raw[:end]...)
+	if len(bytes.TrimSpace(raw[1:end])) > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, `"uuid":"`...)
+	b = append(b, id...)
+	return append(b, `"}`...), nil
+}
+
+// assistantLine is the part of an assistant line that holds markdown.
+type assistantLine struct {
+	Message struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	} `json:"message"`
+}
+
+// renderHTML returns {"<content index>":"<html>"} for the text blocks of
+// an assistant line, or nil when it has none.
+func renderHTML(raw []byte) ([]byte, error) {
+	// A text block holds the string "text" (its type), however the JSON is
+	// spaced; tool_use and thinking lines usually do not, and skip the
+	// decode.
+	if !bytes.Contains(raw, []byte(`"text"`)) {
+		return nil, nil
+	}
+	var a assistantLine
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("decode assistant line: %w", err)
+	}
+	var out map[string]string
+	for i, c := range a.Message.Content {
+		if c.Type != "text" || c.Text == "" {
+			continue
+		}
+		h, err := markdown.Render(c.Text)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = make(map[string]string, 1)
+		}
+		out[strconv.Itoa(i)] = h
+	}
+	if out == nil {
+		return nil, nil
+	}
+	return json.Marshal(out)
+}
+
+// userLine is the user message agentdesk stores for what a person typed,
+// shaped like the CLI's own user lines.
+type userLine struct {
+	Type    string `json:"type"`
+	Message struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"message"`
+	UUID      string `json:"uuid"`
+	SessionID string `json:"session_id"`
+	Timestamp string `json:"timestamp"`
+}
+
+func userMessage(content, id, sessionID string, now time.Time) []byte {
+	u := userLine{Type: "user", UUID: id, SessionID: sessionID, Timestamp: now.UTC().Format(time.RFC3339Nano)}
+	u.Message.Role, u.Message.Content = "user", content
+	b, _ := json.Marshal(u) // only strings: cannot fail
+	return b
+}
+
+// Small frames of API.md. Marshalled with encoding/json so that any text
+// in them is escaped correctly.
+
+func errorFrame(code, msg string) []byte {
+	return mustJSON(struct {
+		Type    string `json:"type"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}{"error", code, msg})
+}
+
+func activityFrame(a worker.Activity) []byte {
+	return mustJSON(struct {
+		Type  string          `json:"type"`
+		State worker.Activity `json:"state"`
+	}{"activity", a})
+}
+
+func exitFrame(code int, signal string) []byte {
+	var sig *string
+	if signal != "" {
+		sig = &signal
+	}
+	return mustJSON(struct {
+		Type     string  `json:"type"`
+		ExitCode int     `json:"exitCode"`
+		Signal   *string `json:"signal"`
+	}{"exit", code, sig})
+}
+
+func historyEndFrame(last string) []byte {
+	var l *string
+	if last != "" {
+		l = &last
+	}
+	return mustJSON(struct {
+		Type string  `json:"type"`
+		Last *string `json:"last"`
+	}{"history-end", l})
+}
+
+func resolvedFrame(requestID, behavior string) []byte {
+	return mustJSON(struct {
+		Type      string `json:"type"`
+		RequestID string `json:"requestId"`
+		Behavior  string `json:"behavior"`
+	}{"permission-resolved", requestID, behavior})
+}
+
+var resetFrame = []byte(`{"type":"reset"}`)
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("sdk: marshal frame: %v", err)) // fixed shapes: a bug
+	}
+	return b
+}

@@ -1,0 +1,206 @@
+package sdk
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/hub"
+)
+
+// The pipeline. Producers (the CLI reader, SendUser, control handlers) turn
+// their output into entries and hand them to produce, which numbers the
+// stored ones, queues them with the store (group commit) and queues the
+// whole batch for the publisher, all under seqMu so that seq order, commit
+// order and publish order are one order. The publisher waits for each
+// batch's commit and then publishes its frames on the hub: a stored message
+// is on disk before any client sees it, and the hub's cursor is always a
+// committed seq.
+
+// kind says what an entry does to the published state.
+type kind uint8
+
+const (
+	kStored   kind = iota // a message of the log: stored, then published
+	kStream               // a stream_event: published and kept for the turn
+	kAsk                  // a permission request: published and kept pending
+	kResolved             // a permission answered: its pending request goes
+	kExit                 // the CLI exited: the turn and pending requests end
+	kFrame                // any other frame (errors): published only
+)
+
+// entry is one frame on its way through the pipeline.
+type entry struct {
+	kind kind
+	// kStored: the CLI line (or user message) with its uuid, its type and
+	// the rendered html (nil when none). produce fills seq and frame.
+	msg, html []byte
+	uuid, typ string
+	seq       uint64
+	// endsMessage marks the stream_event that ends an API message
+	// (message_stop): its blocks are all stored by then.
+	endsMessage bool
+	frame       []byte
+	perm        *permission // kAsk, kResolved
+}
+
+// batch is what the publisher receives: entries in order and, when some
+// are stored, the channel that reports their commit.
+type batch struct {
+	entries []entry
+	commit  <-chan error
+}
+
+// queueLen bounds the batches between producers and the publisher. When it
+// is full, producers wait: the CLI is paced by the disk, never dropped.
+const queueLen = 256
+
+// errStopped is returned by produce once the runtime has stopped.
+var errStopped = fmt.Errorf("sdk worker stopped: %w", worker.ErrNotRunning)
+
+// produce numbers, stores and queues entries, in order. It blocks only
+// while the store's or the publisher's queue is full.
+func (r *Runtime) produce(es []entry) error {
+	r.seqMu.Lock()
+	defer r.seqMu.Unlock()
+	if r.qClosed {
+		return errStopped
+	}
+	var msgs []persist.Message
+	for i := range es {
+		e := &es[i]
+		if e.kind == kStored {
+			r.seq++
+			e.seq = r.seq
+			e.frame = sdkFrame(e.seq, e.msg, e.html)
+			msgs = append(msgs, persist.Message{Seq: e.seq, UUID: e.uuid, Data: e.frame})
+		} else if e.kind == kStream {
+			e.frame = sdkFrame(r.seq, e.msg, nil)
+		}
+	}
+	b := batch{entries: es}
+	if len(msgs) > 0 {
+		b.commit = r.store.AppendMessages(r.wid, msgs)
+	}
+	r.queue <- b
+	return nil
+}
+
+// publish is the publisher goroutine: it ends when the queue is closed and
+// drained.
+func (r *Runtime) publish() {
+	for b := range r.queue {
+		if b.commit != nil {
+			if err := <-b.commit; err != nil {
+				r.log.Error("store sdk messages", "err", err)
+				b.entries = dropStored(b.entries, err)
+			}
+		}
+		r.pubMu.Lock()
+		changed := false
+		for i := range b.entries {
+			if r.applyLocked(&b.entries[i]) {
+				changed = true
+			}
+		}
+		r.pubMu.Unlock()
+		if changed {
+			r.activityChanged()
+		}
+	}
+}
+
+// dropStored replaces the stored entries of a batch whose commit failed by
+// one error frame: what is not on disk is never sent.
+func dropStored(es []entry, err error) []entry {
+	out := es[:0]
+	reported := false
+	for _, e := range es {
+		if e.kind != kStored {
+			out = append(out, e)
+			continue
+		}
+		if !reported {
+			msg := "could not store a message of this conversation; it is not shown"
+			if errors.Is(err, persist.ErrClosed) {
+				msg = "the server is shutting down; a message was not stored"
+			}
+			out = append(out, entry{kind: kFrame, frame: errorFrame("internal", msg)})
+			reported = true
+		}
+	}
+	return out
+}
+
+// applyLocked publishes one entry and updates the state a new attachment
+// snapshots, in one step under pubMu. It reports whether the activity
+// changed.
+func (r *Runtime) applyLocked(e *entry) bool {
+	cursor := r.cursor
+	switch e.kind {
+	case kStored:
+		cursor = e.seq
+		if e.typ == "result" {
+			r.turn, r.inTurn = nil, false
+		} else {
+			r.inTurn = true
+		}
+	case kStream:
+		r.inTurn = true
+		r.turn = append(r.turn, e.frame)
+		if e.endsMessage {
+			// Every block of the message is stored by now (the CLI sends
+			// a block's complete line before its content_block_stop):
+			// a tab attaching later gets them from the log.
+			r.turn = nil
+		}
+	case kAsk:
+		r.pending = append(r.pending, e.perm)
+	case kResolved:
+		r.removePendingLocked(e.perm)
+	case kExit:
+		for _, p := range r.pending {
+			r.hub.Publish(cursor, hub.Frame{Data: resolvedFrame(p.id, "deny")})
+		}
+		r.pending, r.turn, r.inTurn = nil, nil, false
+	}
+	r.cursor = cursor
+	r.hub.Publish(cursor, hub.Frame{Data: e.frame})
+	return r.refreshActivityLocked()
+}
+
+// refreshActivityLocked derives the activity from the published state and
+// publishes it when it changed.
+func (r *Runtime) refreshActivityLocked() bool {
+	a := worker.ActivityIdle
+	switch {
+	case len(r.pending) > 0:
+		a = worker.ActivityAsking
+	case r.inTurn:
+		a = worker.ActivityActive
+	}
+	if a == r.activity {
+		return false
+	}
+	r.activity = a
+	r.hub.Publish(r.cursor, hub.Frame{Data: activityFrame(a)})
+	return true
+}
+
+func (r *Runtime) removePendingLocked(p *permission) {
+	for i, q := range r.pending {
+		if q == p {
+			r.pending = append(r.pending[:i:i], r.pending[i+1:]...)
+			return
+		}
+	}
+}
+
+// publishFrame sends a frame (an error) through the pipeline, in order
+// with everything produced before it.
+func (r *Runtime) publishFrame(frame []byte) {
+	if err := r.produce([]entry{{kind: kFrame, frame: frame}}); err != nil {
+		r.log.Debug("frame after stop", "frame", string(frame))
+	}
+}
