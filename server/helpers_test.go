@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,7 +21,21 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain checks for leaked goroutines, ignoring regexp2's shared clock
+// (chroma's lexers use it; it stops by itself), and removes the fake CLI.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fakeCLIDir != "" {
+		os.RemoveAll(fakeCLIDir)
+	}
+	if code == 0 {
+		if err := goleak.Find(goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock")); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
 
 var testFrontend = fstest.MapFS{
 	"index.html":      {Data: []byte("<!doctype html><html><head><title>agentdesk</title></head><body></body></html>")},
@@ -37,6 +53,7 @@ type env struct {
 	srv     *Server
 	ts      *httptest.Server
 	kinds   map[worker.Kind]worker.Factory
+	cfg     worker.Config
 	stopped bool
 }
 
@@ -56,7 +73,7 @@ func (e *env) start() {
 		t.Fatal(err)
 	}
 	e.store = store
-	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds})
+	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Config: e.cfg})
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +224,7 @@ func (e *env) tryDial(path string, hdr ...string) (*websocket.Conn, error) {
 	return c, err
 }
 
-// readJSON reads text frames until one has the given type.
+// readJSON reads text frames until one has the given type (any type for "").
 func readJSON(t *testing.T, c *websocket.Conn, typ string) map[string]any {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -224,7 +241,7 @@ func readJSON(t *testing.T, c *websocket.Conn, typ string) map[string]any {
 		if err := json.Unmarshal(data, &v); err != nil {
 			t.Fatalf("frame is not JSON: %s", data)
 		}
-		if v["type"] == typ {
+		if typ == "" || v["type"] == typ {
 			return v
 		}
 	}
