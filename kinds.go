@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
+	"github.com/agentdesk/agentdesk/worker/ptyagent"
 	"github.com/agentdesk/agentdesk/worker/sdk"
 	"github.com/agentdesk/agentdesk/worker/terminal"
 )
@@ -13,5 +14,6 @@ func factories() map[worker.Kind]worker.Factory {
 		worker.KindGitDiff:  gitdiff.New,
 		worker.KindTerminal: terminal.New,
 		worker.KindSDK:      sdk.New,
+		worker.KindPTYAgent: ptyagent.New,
 	}
 }

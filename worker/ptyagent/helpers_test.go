@@ -1,0 +1,298 @@
+package ptyagent_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/agentdesk/agentdesk/worker/ptyagent"
+)
+
+const waitFor = 30 * time.Second
+
+// fakeClaude is a shell script standing in for the CLI: it prints its
+// arguments and environment, draws a prompt box like the CLI's, and
+// answers lines: "work" shows a spinner until Escape, "ask" a permission
+// dialog until a key, "size" the terminal size, "exit N" exits, anything
+// else is echoed as "You said: …".
+const fakeClaude = `#!/bin/sh
+echo "ARGS: $*"
+echo "ENV: TERM=$TERM CONFIG=$CLAUDE_CONFIG_DIR"
+echo "CWD: $(pwd)"
+echo "SIZE: $(stty size)"
+rule='────────────────────'
+esc=$(printf '\033')
+prompt() { printf '%s\r\n❯ \r\n%s\r\n' "$rule" "$rule"; }
+busy() {
+	old=$(stty -g)
+	stty -icanon -echo min 0 time 1
+	i=0
+	while [ $i -lt 600 ]; do
+		printf '\r✶ Working… (%ds · esc to interrupt)' "$i"
+		c=$(dd bs=1 count=1 2>/dev/null)
+		[ "$c" = "$esc" ] && break
+		i=$((i+1))
+	done
+	stty "$old"
+	printf '\r\033[2KInterrupted\r\n'
+}
+ask() {
+	printf 'Do you want to proceed?\r\n❯ 1. Yes\r\n  2. No\r\n\r\nEsc to cancel\r\n'
+	old=$(stty -g)
+	stty -icanon -echo min 1 time 0
+	c=$(dd bs=1 count=1 2>/dev/null)
+	stty "$old"
+	printf '\033[5A\033[J'
+	if [ "$c" = "$esc" ]; then echo "Denied"; else echo "Answered"; fi
+}
+prompt
+while IFS= read -r line; do
+	case "$line" in
+	exit*) exit "${line#exit }" ;;
+	size) echo "SIZE: $(stty size)" ;;
+	work) busy ;;
+	ask) ask ;;
+	*) printf 'You said: %s\r\n' "$line" ;;
+	esac
+	prompt
+done
+`
+
+// writeScript writes an executable script into a temp dir.
+func writeScript(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "claude")
+	if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func openStore(t *testing.T) *persist.Store {
+	t.Helper()
+	s, err := persist.Open(filepath.Join(t.TempDir(), "agentdesk.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// fixture is a pty-agent worker with a fake manager: Update applies to
+// info, SetClaudeSession to session.
+type fixture struct {
+	store  *persist.Store
+	cfg    worker.Config
+	cwd    string
+	home   string
+	mu     sync.Mutex
+	info   worker.Info
+	sess   worker.Session
+	setIDs []string
+}
+
+func newFixture(t *testing.T, claudePath string) *fixture {
+	home := t.TempDir()
+	f := &fixture{
+		store: openStore(t), cwd: t.TempDir(), home: home,
+		info: worker.Info{ID: "w1", SessionID: "s1", Kind: worker.KindPTYAgent},
+		cfg: worker.Config{ClaudePath: claudePath, ChildEnv: []string{
+			"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8", "TERM=dumb",
+		}},
+	}
+	f.sess = worker.Session{ID: "s1", Cwd: f.cwd}
+	return f
+}
+
+func (f *fixture) env(restored bool) worker.Env {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return worker.Env{
+		Info: f.info, Session: f.sess, Store: f.store, Config: f.cfg,
+		Log: slog.New(slog.DiscardHandler), Restored: restored,
+		Update: func(fn func(*worker.Info)) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			fn(&f.info)
+		},
+		SetClaudeSession: func(id string) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.sess.ClaudeSessionID = &id
+			f.setIDs = append(f.setIDs, id)
+		},
+	}
+}
+
+func (f *fixture) snapshot() worker.Info {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.info
+}
+
+// start builds the runtime; the test stops it at cleanup.
+func (f *fixture) start(t *testing.T, restored bool) *ptyagent.Runtime {
+	t.Helper()
+	rt, err := ptyagent.New(t.Context(), f.env(restored))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rt.Stop(t.Context()) })
+	return rt.(*ptyagent.Runtime)
+}
+
+// waitInfo polls the worker until cond holds.
+func (f *fixture) waitInfo(t *testing.T, cond func(worker.Info) bool) worker.Info {
+	t.Helper()
+	var info worker.Info
+	poll(t, func() bool { info = f.snapshot(); return cond(info) })
+	return info
+}
+
+func activityIs(a worker.Activity) func(worker.Info) bool {
+	return func(i worker.Info) bool { return i.Activity != nil && *i.Activity == a }
+}
+
+// poll checks cond until it holds, failing after waitFor.
+func poll(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
+		time.Sleep(5 * time.Millisecond) // polling interval
+	}
+}
+
+// waitUpTo polls cond for at most d and reports whether it held.
+func waitUpTo(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond) // polling interval
+	}
+	return true
+}
+
+// client is one attached socket's view: output bytes and control frames.
+type client struct {
+	st   *worker.Stream
+	out  bytes.Buffer
+	next int64
+	ctrl []map[string]any
+}
+
+func attach(t *testing.T, rt *ptyagent.Runtime, cursor string) *client {
+	t.Helper()
+	st, err := rt.Attach(t.Context(), cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	c := &client{st: st, next: -1}
+	if err := st.Replay(c.add); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (c *client) add(f hub.Frame) error {
+	if !f.Binary {
+		var m map[string]any
+		if err := json.Unmarshal(f.Data, &m); err != nil {
+			return err
+		}
+		c.ctrl = append(c.ctrl, m)
+		return nil
+	}
+	off := int64(binary.BigEndian.Uint64(f.Data))
+	if c.next >= 0 && off != c.next {
+		return fmt.Errorf("frame at %d, want %d", off, c.next)
+	}
+	c.out.Write(f.Data[8:])
+	c.next = off + int64(len(f.Data)-8)
+	return nil
+}
+
+// until reads live frames until cond holds.
+func (c *client) until(t *testing.T, cond func(*client) bool) {
+	t.Helper()
+	deadline := time.NewTimer(waitFor)
+	defer deadline.Stop()
+	for !cond(c) {
+		select {
+		case f := <-c.st.Sub.C():
+			if err := c.add(f); err != nil {
+				t.Fatal(err)
+			}
+		case <-c.st.Sub.Done():
+			t.Fatalf("stream ended; output %q, frames %v", c.out.String(), c.ctrl)
+		case <-deadline.C:
+			t.Fatalf("timed out; output %q, frames %v", c.out.String(), c.ctrl)
+		}
+	}
+}
+
+// drain reads the frames left once the stream has ended.
+func (c *client) drain(t *testing.T) {
+	t.Helper()
+	<-c.st.Sub.Done()
+	for {
+		select {
+		case f := <-c.st.Sub.C():
+			if err := c.add(f); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			return
+		}
+	}
+}
+
+func (c *client) has(s string) bool { return strings.Contains(c.out.String(), s) }
+
+func hasText(s string) func(*client) bool { return func(c *client) bool { return c.has(s) } }
+
+// frame returns the first control frame of type typ, or nil.
+func (c *client) frame(typ string) map[string]any {
+	for _, m := range c.ctrl {
+		if m["type"] == typ {
+			return m
+		}
+	}
+	return nil
+}
+
+// activities lists the states of the activity frames received, in order.
+func (c *client) activities() []string {
+	var out []string
+	for _, m := range c.ctrl {
+		if m["type"] == "activity" {
+			s, _ := m["state"].(string)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (c *client) lastActivity() string {
+	a := c.activities()
+	if len(a) == 0 {
+		return ""
+	}
+	return a[len(a)-1]
+}

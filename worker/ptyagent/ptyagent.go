@@ -1,0 +1,230 @@
+// Package ptyagent is the pty-agent worker kind: the real `claude` CLI's
+// interactive UI on a PTY, rendered by xterm.js in the browser. It carries
+// the session's Claude conversation (`--session-id` for a new one,
+// `--resume` to continue it), keeps the output by absolute offset through
+// ptyproc, and tells the activity (active, idle, asking) from what the CLI
+// draws (activity.go).
+//
+// Before the CLI starts, the CLI's config file is seeded so that it comes
+// up at its prompt instead of a dialog nobody in the browser expects
+// (seed.go); the terminal output says what was changed.
+package ptyagent
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/agentdesk/agentdesk/worker/ptyproc"
+)
+
+// Default terminal size when the worker does not name one.
+const (
+	DefaultCols = 120
+	DefaultRows = 32
+)
+
+// RestartedMsg is the worker error of a pty-agent whose CLI died with the
+// server: the conversation lives on in the session file, not the process.
+const RestartedMsg = "the server restarted; start the conversation again with the restart button or switch"
+
+// EarlyExit is how soon after starting a failing exit counts as a start-up
+// failure, whose message the worker's error then repeats.
+const EarlyExit = 2 * time.Second
+
+// Runtime is a pty-agent worker's runtime. All methods are safe for
+// concurrent use. It owns one goroutine, which follows the activity and
+// reports the CLI's exit; Stop waits for it.
+type Runtime struct {
+	env  worker.Env
+	slog *slog.Logger
+	log  *ptyproc.Log
+	det  *detector
+	kick chan struct{} // output arrived: re-evaluate the activity
+
+	// Set by New before the goroutine starts, read-only after.
+	proc     *ptyproc.Proc // nil when no CLI runs: restored, or failed to start
+	absent   bool          // the claude binary was not found
+	conv     string        // the Claude session id
+	started  time.Time
+	activity atomic.Value // worker.Activity
+
+	mu         sync.Mutex // guards cols, rows
+	cols, rows int
+
+	tailMu sync.Mutex // orders tail updates: SetTail, then publish
+	tail   [numSlots]*hub.Frame
+
+	sendMu   sync.Mutex  // one SendUser types at a time
+	stopping atomic.Bool // Stop, not the CLI, ended the process
+	stopOnce sync.Once
+	wg       sync.WaitGroup
+}
+
+// The tail frames every new attachment gets after history-end, in order.
+const (
+	slotActivity = iota
+	slotError
+	slotExit
+	numSlots
+)
+
+var (
+	_ worker.Factory    = New
+	_ worker.Attachable = (*Runtime)(nil)
+)
+
+// New builds a pty-agent runtime and starts the CLI. A restored worker
+// (env.Restored) starts none: it serves the stored output with status
+// exited. A missing CLI or a failed start leaves the worker in status
+// error, its output (which says why) still attachable.
+func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
+	log, err := ptyproc.OpenLog(env.Store, env.Info.ID)
+	if err != nil {
+		return nil, fmt.Errorf("open pty-agent %s: %w", env.Info.ID, err)
+	}
+	r := &Runtime{env: env, slog: env.Log, log: log, kick: make(chan struct{}, 1)}
+	if r.slog == nil {
+		r.slog = slog.New(slog.DiscardHandler)
+	}
+	r.slog = r.slog.With("worker", env.Info.ID)
+	r.cols, r.rows = env.Info.Cols, env.Info.Rows
+	if r.cols <= 0 || r.rows <= 0 {
+		r.cols, r.rows = DefaultCols, DefaultRows
+	}
+	r.det = newDetector(r.cols, r.rows, time.Now)
+	if env.Restored {
+		r.restore()
+		return r, nil
+	}
+	r.start()
+	return r, nil
+}
+
+// start seeds the CLI's config, runs it and reports starting → running,
+// or error.
+func (r *Runtime) start() {
+	r.update(func(i *worker.Info) {
+		i.Status, i.Cols, i.Rows, i.ExitCode, i.Error = worker.StatusStarting, r.cols, r.rows, nil, nil
+	})
+	r.setActivity(worker.ActivityIdle)
+	path := claudePath(r.env.Config)
+	if err := findClaude(path); err != nil {
+		r.failAbsent(path, err)
+		return
+	}
+	env := r.childEnv()
+	r.seed(env)
+	args := r.conversationArgs(env)
+	p, err := ptyproc.Start(ptyproc.Options{
+		Command:  append([]string{path}, args...),
+		Dir:      r.env.Session.Cwd,
+		Env:      env,
+		Cols:     r.cols,
+		Rows:     r.rows,
+		Log:      r.log,
+		OnOutput: r.onOutput,
+	})
+	if err != nil {
+		r.failStart(path, err)
+		return
+	}
+	r.proc, r.started = p, time.Now()
+	if err := r.env.Store.PutProcess(r.env.Info.ID, p.Pid()); err != nil {
+		r.slog.Warn("record pty-agent process group", "err", err)
+	}
+	r.slog.Info("claude started", "args", args, "pid", p.Pid())
+	r.update(func(i *worker.Info) { i.Status = worker.StatusRunning })
+	r.wg.Go(r.run)
+}
+
+// onOutput runs on the PTY reader for every chunk: the detector parses it
+// (CPU only, no waiting) and the activity goroutine is woken.
+func (r *Runtime) onOutput(p []byte) {
+	_, _ = r.det.Write(p)
+	select {
+	case r.kick <- struct{}{}:
+	default: // a wake-up is already pending; it covers this chunk
+	}
+}
+
+// run follows the activity until the CLI exits. It sleeps while nothing
+// happens: it wakes for output, and for the one deadline at which time
+// alone could change the activity (the end of a quiet period).
+func (r *Runtime) run() {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	defer t.Stop()
+	for {
+		select {
+		case <-r.kick:
+		case <-t.C:
+		case <-r.proc.Done():
+			r.exited()
+			return
+		}
+		a, next := r.det.eval()
+		r.setActivity(a)
+		if !next.IsZero() {
+			t.Reset(time.Until(next))
+		}
+	}
+}
+
+// restore serves a pty-agent from storage, without a process.
+func (r *Runtime) restore() {
+	info := r.env.Info
+	code := info.ExitCode
+	if info.Status == worker.StatusStarting || info.Status == worker.StatusRunning {
+		code = nil
+		msg := RestartedMsg
+		r.update(func(i *worker.Info) {
+			i.Status, i.ExitCode, i.Error = worker.StatusExited, nil, &msg
+		})
+	}
+	r.setActivity(worker.ActivityIdle)
+	r.setTail(slotExit, exitMsg{Type: "exit", ExitCode: code})
+}
+
+// Stop ends the CLI's session (SIGHUP and SIGTERM, then SIGKILL after
+// ptyproc.DefaultGrace or when ctx ends) and waits for it and the
+// runtime's goroutine, then ends the live streams. It leaves the worker's
+// status to the caller. Safe to call more than once; later calls return
+// once the first is done.
+func (r *Runtime) Stop(ctx context.Context) error {
+	r.stopOnce.Do(func() {
+		r.stopping.Store(true)
+		if r.proc != nil {
+			_ = r.proc.Stop(ctx)
+		}
+		r.wg.Wait()
+		r.log.Close()
+	})
+	return nil
+}
+
+// ConversationID returns the Claude session id the CLI was started with
+// ("" when it was not started).
+func (r *Runtime) ConversationID() string { return r.conv }
+
+// Screen returns what the CLI's terminal shows now, one line per row, as
+// the activity detection sees it (diagnostics and tests).
+func (r *Runtime) Screen() string { return strings.Join(r.det.lines(), "\n") }
+
+// Activity returns the current activity.
+func (r *Runtime) Activity() worker.Activity {
+	a, _ := r.activity.Load().(worker.Activity)
+	return a
+}
+
+func (r *Runtime) update(fn func(*worker.Info)) {
+	if r.env.Update != nil {
+		r.env.Update(fn)
+	}
+}
