@@ -2,7 +2,7 @@
 // (node_modules/.bin/claude) talking to the fake Messages API
 // (internal/fakeapi/cmd/fakeapi) on loopback: a message and its echo, a Bash
 // call allowed from the permission dialog (which disappears in a second tab
-// too), an AskUserQuestion answered, a slow turn cancelled, and a reload that
+// too), an AskUserQuestion answered, thinking, a slow turn cancelled, and a reload that
 // shows the conversation again with no message twice.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -191,7 +191,8 @@ describe('chat pane with the real Claude CLI', { timeout: 300_000 }, () => {
   });
 
   test('a Bash call is allowed from the dialog; the dialog goes in every tab', async () => {
-    const other = await newPage(browser);
+    // A second tab of the same browser (it shares the sign-in cookie).
+    const other = await page.context().newPage();
     await other.goto(page.url());
     await pane(other).locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
 
@@ -215,7 +216,7 @@ describe('chat pane with the real Claude CLI', { timeout: 300_000 }, () => {
     // The other tab got the same conversation live.
     await pane(other).locator('.chat-tool[data-tool="Bash"][data-state="ok"]').waitFor({ timeout: waitMs });
     assert.deepEqual(await uuids(other), await uuids(page));
-    await other.context().close();
+    await other.close();
   });
 
   test('an AskUserQuestion is answered', async () => {
@@ -230,19 +231,32 @@ describe('chat pane with the real Claude CLI', { timeout: 300_000 }, () => {
     await tool.locator('.tool-result', { hasText: 'Blue' }).waitFor({ timeout: waitMs });
   });
 
+  test('thinking shows collapsed, before the answer', async () => {
+    await send('think about it');
+    await waitResults(4);
+    const thinking = pane().locator('details.chat-thinking', { hasText: 'Let me think' });
+    await thinking.waitFor({ state: 'attached', timeout: waitMs });
+    assert.equal(await thinking.evaluate((d) => d.open), false, 'collapsed');
+    const answer = pane().locator('.chat-text', { hasText: 'Echo: think about it' });
+    await answer.waitFor({ timeout: waitMs });
+    const before = await thinking.evaluate((t, a) => !!(t.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING),
+      await answer.elementHandle());
+    assert.ok(before, 'the thinking comes before the answer');
+  });
+
   test('a slow turn is cancelled, and the next message still works', async () => {
     await send('slow');
     await pane().locator('.chat-text.live', { hasText: 'slow chunk 01' }).waitFor({ timeout: waitMs });
     await pane().locator('.chat-cancel').click();
     await pane().locator('.chat-result[data-outcome="interrupted"]').waitFor({ timeout: waitMs });
-    await waitResults(4);
+    await waitResults(5);
     await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden])')?.dataset.activity === 'idle',
       null, { timeout: waitMs });
     assert.equal(await pane().locator('.chat-text.live').count(), 0, 'no streaming text is left behind');
 
     await send('after cancel');
     await pane().locator('.chat-text', { hasText: /Echo: [\s\S]*after cancel/ }).waitFor({ timeout: waitMs });
-    await waitResults(5);
+    await waitResults(6);
   });
 
   test('a reload shows the same conversation, nothing twice', async () => {
@@ -250,7 +264,7 @@ describe('chat pane with the real Claude CLI', { timeout: 300_000 }, () => {
     assert.equal(new Set(before).size, before.length, 'no uuid twice before the reload');
     await page.reload();
     await pane().locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
-    await waitResults(5);
+    await waitResults(6);
     await pane().locator('.chat-text', { hasText: /after cancel/ }).waitFor({ timeout: waitMs });
     const again = await uuids();
     assert.deepEqual(again, before, 'the same messages in the same order');

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
@@ -186,7 +187,9 @@ func (p *pump) handle(ctx context.Context, att worker.Attachable, data []byte) {
 	case errors.As(err, &ce):
 		p.reply(errorFrame(ce.Code, ce.Error()))
 	case err != nil && errors.Is(err, worker.ErrInvalid):
-		p.reply(errorFrame("invalid_message", err.Error()))
+		// The sentinel's own text adds nothing for a person.
+		msg := strings.TrimSuffix(err.Error(), ": "+worker.ErrInvalid.Error())
+		p.reply(errorFrame("invalid_message", strings.TrimPrefix(msg, worker.ErrInvalid.Error()+": ")))
 	case err != nil:
 		ae := fromDomain(err)
 		p.reply(errorFrame(ae.Code, ae.Message))
