@@ -2,15 +2,11 @@ package ptyagent
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
-
-// maxSize bounds cols and rows from clients.
-const maxSize = 1000
 
 // Attach opens a stream from cursor, the socket's "offset" query value.
 // After history-end the replay carries the current activity, then the
@@ -19,21 +15,13 @@ func (r *Runtime) Attach(ctx context.Context, cursor string) (*worker.Stream, er
 	return r.log.AttachContext(ctx, cursor)
 }
 
-// clientMsg is a text frame from a client: input {data} or resize {cols, rows}.
-type clientMsg struct {
-	Type string  `json:"type"`
-	Data *string `json:"data"`
-	Cols *int    `json:"cols"`
-	Rows *int    `json:"rows"`
-}
-
 // HandleClient applies one client frame: keystrokes go to the CLI as they
 // are, a resize changes the terminal. Input to a CLI that is not running
 // fails with worker.ErrNotRunning; a malformed or unknown frame fails with
 // an error wrapping worker.ErrInvalid that names the problem. Input may
 // block while the CLI does not read its terminal.
 func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*worker.Stream, error) {
-	m, err := parseClient(data)
+	m, err := ptyproc.ParseClient(data)
 	if err != nil {
 		return nil, err
 	}
@@ -41,39 +29,6 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*worker.Stream
 		return nil, r.Input([]byte(*m.Data))
 	}
 	return nil, r.Resize(*m.Cols, *m.Rows)
-}
-
-// parseClient decodes a frame and checks it has the fields of its type.
-func parseClient(data []byte) (clientMsg, error) {
-	var m clientMsg
-	if err := json.Unmarshal(data, &m); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) {
-			return m, fmt.Errorf("%w: malformed JSON: %v", worker.ErrInvalid, err)
-		}
-		if te.Field == "" {
-			return m, fmt.Errorf("%w: frame is not a JSON object", worker.ErrInvalid)
-		}
-		return m, &worker.FieldError{Field: te.Field, Msg: "wrong type: JSON " + te.Value}
-	}
-	switch m.Type {
-	case "input":
-		if m.Data == nil {
-			return m, &worker.FieldError{Field: "data", Msg: "input needs a string data field"}
-		}
-	case "resize":
-		if m.Cols == nil {
-			return m, &worker.FieldError{Field: "cols", Msg: "resize needs cols and rows"}
-		}
-		if m.Rows == nil {
-			return m, &worker.FieldError{Field: "rows", Msg: "resize needs cols and rows"}
-		}
-	case "":
-		return m, fmt.Errorf("%w: frame has no type", worker.ErrInvalid)
-	default:
-		return m, fmt.Errorf("%w: unknown frame type %q (want input or resize)", worker.ErrInvalid, m.Type)
-	}
-	return m, nil
 }
 
 // Input types data into the CLI's terminal as it is.
@@ -91,11 +46,8 @@ func (r *Runtime) Input(data []byte) error {
 // worker. A failed resize of the PTY is logged, not returned: the size is
 // cosmetic and the next resize may well succeed.
 func (r *Runtime) Resize(cols, rows int) error {
-	if cols < 1 || cols > maxSize {
-		return &worker.FieldError{Field: "cols", Msg: fmt.Sprintf("must be an integer from 1 to %d", maxSize)}
-	}
-	if rows < 1 || rows > maxSize {
-		return &worker.FieldError{Field: "rows", Msg: fmt.Sprintf("must be an integer from 1 to %d", maxSize)}
+	if err := ptyproc.CheckSize(cols, rows); err != nil {
+		return err
 	}
 	// Held across the PTY, the screen model and update so that concurrent
 	// resizes end up in the same order everywhere.

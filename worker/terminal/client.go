@@ -2,27 +2,15 @@ package terminal
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
-
-// maxSize bounds cols and rows from clients.
-const maxSize = 1000
 
 // Attach opens a stream from cursor, the socket's "offset" query value.
 func (t *Terminal) Attach(ctx context.Context, cursor string) (*worker.Stream, error) {
 	return t.log.AttachContext(ctx, cursor)
-}
-
-// clientMsg is a text frame from a client: input {data} or resize {cols, rows}.
-type clientMsg struct {
-	Type string  `json:"type"`
-	Data *string `json:"data"`
-	Cols *int    `json:"cols"`
-	Rows *int    `json:"rows"`
 }
 
 // HandleClient applies one client frame. Input to a terminal whose process
@@ -30,7 +18,7 @@ type clientMsg struct {
 // fails with an error wrapping worker.ErrInvalid that names the problem.
 // Input may block while the process does not read its terminal.
 func (t *Terminal) HandleClient(ctx context.Context, data []byte) (*worker.Stream, error) {
-	m, err := parseClient(data)
+	m, err := ptyproc.ParseClient(data)
 	if err != nil {
 		return nil, err
 	}
@@ -38,39 +26,6 @@ func (t *Terminal) HandleClient(ctx context.Context, data []byte) (*worker.Strea
 		return nil, t.Input([]byte(*m.Data))
 	}
 	return nil, t.Resize(*m.Cols, *m.Rows)
-}
-
-// parseClient decodes a frame and checks it has the fields of its type.
-func parseClient(data []byte) (clientMsg, error) {
-	var m clientMsg
-	if err := json.Unmarshal(data, &m); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) {
-			return m, fmt.Errorf("%w: malformed JSON: %v", worker.ErrInvalid, err)
-		}
-		if te.Field == "" {
-			return m, fmt.Errorf("%w: frame is not a JSON object", worker.ErrInvalid)
-		}
-		return m, &worker.FieldError{Field: te.Field, Msg: "wrong type: JSON " + te.Value}
-	}
-	switch m.Type {
-	case "input":
-		if m.Data == nil {
-			return m, &worker.FieldError{Field: "data", Msg: "input needs a string data field"}
-		}
-	case "resize":
-		if m.Cols == nil {
-			return m, &worker.FieldError{Field: "cols", Msg: "resize needs cols and rows"}
-		}
-		if m.Rows == nil {
-			return m, &worker.FieldError{Field: "rows", Msg: "resize needs cols and rows"}
-		}
-	case "":
-		return m, fmt.Errorf("%w: frame has no type", worker.ErrInvalid)
-	default:
-		return m, fmt.Errorf("%w: unknown frame type %q (want input or resize)", worker.ErrInvalid, m.Type)
-	}
-	return m, nil
 }
 
 // Input types data into the terminal.
@@ -88,11 +43,8 @@ func (t *Terminal) Input(data []byte) error {
 // worker. A failed resize of the PTY is logged, not returned: the size is
 // cosmetic and the next resize may well succeed.
 func (t *Terminal) Resize(cols, rows int) error {
-	if cols < 1 || cols > maxSize {
-		return &worker.FieldError{Field: "cols", Msg: fmt.Sprintf("must be an integer from 1 to %d", maxSize)}
-	}
-	if rows < 1 || rows > maxSize {
-		return &worker.FieldError{Field: "rows", Msg: fmt.Sprintf("must be an integer from 1 to %d", maxSize)}
+	if err := ptyproc.CheckSize(cols, rows); err != nil {
+		return err
 	}
 	if t.running() {
 		if err := t.proc.Resize(cols, rows); err != nil {
