@@ -162,9 +162,10 @@ func TestSecondProcessFailsFast(t *testing.T) {
 	}
 }
 
-func TestShutdownEndsChildren(t *testing.T) {
-	data := t.TempDir()
-	p := start(t, data)
+// sleeper starts a terminal whose shell runs a background sleep, and
+// returns the session id and the sleep's pid.
+func (p *proc) sleeper(t *testing.T) (string, int) {
+	t.Helper()
 	code, b := p.api(t, "POST", "/api/sessions", `{"cwd":"`+t.TempDir()+`","agent":"none"}`)
 	if code != 201 {
 		t.Fatalf("create session: %d %s", code, b)
@@ -176,7 +177,13 @@ func TestShutdownEndsChildren(t *testing.T) {
 	if code, b := p.api(t, "POST", "/api/sessions/"+s.ID+"/workers", body); code != 201 {
 		t.Fatalf("create terminal: %d %s", code, b)
 	}
-	pid := waitPID(t, pidFile)
+	return s.ID, waitPID(t, pidFile)
+}
+
+func TestShutdownEndsChildren(t *testing.T) {
+	data := t.TempDir()
+	p := start(t, data)
+	sid, pid := p.sleeper(t)
 	p.stop(t, syscall.SIGTERM)
 	if alive(pid) {
 		t.Fatalf("child %d outlived the server", pid)
@@ -185,7 +192,7 @@ func TestShutdownEndsChildren(t *testing.T) {
 	// still has the session, with its terminal shown as exited.
 	p2 := start(t, data)
 	defer p2.stop(t, syscall.SIGINT)
-	code, b = p2.api(t, "GET", "/api/sessions/"+s.ID, "")
+	code, b := p2.api(t, "GET", "/api/sessions/"+sid, "")
 	if code != 200 || !strings.Contains(string(b), `"kind":"terminal"`) {
 		t.Fatalf("session after restart: %d %s", code, b)
 	}
@@ -194,18 +201,7 @@ func TestShutdownEndsChildren(t *testing.T) {
 func TestCrashLeftoversAreEnded(t *testing.T) {
 	data := t.TempDir()
 	p := start(t, data)
-	code, b := p.api(t, "POST", "/api/sessions", `{"cwd":"`+t.TempDir()+`","agent":"none"}`)
-	if code != 201 {
-		t.Fatalf("create session: %d %s", code, b)
-	}
-	var s struct{ ID string }
-	_ = json.Unmarshal(b, &s)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	body := `{"kind":"terminal","command":["/bin/sh","-c","sleep 300 & echo $! > ` + pidFile + `; wait"]}`
-	if code, b := p.api(t, "POST", "/api/sessions/"+s.ID+"/workers", body); code != 201 {
-		t.Fatalf("create terminal: %d %s", code, b)
-	}
-	pid := waitPID(t, pidFile)
+	_, pid := p.sleeper(t)
 	_ = p.cmd.Process.Kill() // SIGKILL: no shutdown runs
 	_ = p.cmd.Wait()
 	if syscall.Kill(pid, 0) != nil {
