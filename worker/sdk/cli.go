@@ -50,10 +50,17 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 		}
 		return nil, r.startFailed(err)
 	}
+	// Recorded before the reader runs (its exit deletes the record), so
+	// that the next start ends the group (tools the CLI ran) if the server
+	// dies without stopping it.
+	if err := r.store.PutProcess(r.wid, p.Pid()); err != nil {
+		r.log.Warn("record claude process group", "err", err)
+	}
 	r.mu.Lock()
 	if r.stopped {
 		r.mu.Unlock()
 		closeQuietly(p)
+		_ = r.store.DeleteProcess(r.wid)
 		return nil, errStopped
 	}
 	r.proc, r.resume = p, true
@@ -177,6 +184,10 @@ func (r *Runtime) exited(p *claude.Process) {
 	<-p.Done()
 	code, sig := p.ExitStatus()
 	closeQuietly(p) // reaps the driver's goroutines
+	// Before r.proc is cleared: no newer process has a record to lose yet.
+	if err := r.store.DeleteProcess(r.wid); err != nil {
+		r.log.Warn("forget claude process group", "err", err)
+	}
 	r.mu.Lock()
 	if r.proc == p {
 		r.proc = nil

@@ -69,10 +69,11 @@ type harnessOptions struct {
 	store    *persist.Store // shared store (restart tests); nil: a new one
 	conv     string         // the session's claudeSessionId
 	restored bool
-	path     string   // the CLI; "" means the wrapper around fakeclaude
-	env      []string // extra child environment (FAKECLAUDE_*)
-	baseEnv  []string // the child environment base; nil: this process's
-	cwd      string   // the session's directory; "": a new temp dir
+	path     string        // the CLI; "" means the wrapper around fakeclaude
+	env      []string      // extra child environment (FAKECLAUDE_*)
+	baseEnv  []string      // the child environment base; nil: this process's
+	cwd      string        // the session's directory; "": a new temp dir
+	status   worker.Status // the worker's stored status; "": starting
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -92,6 +93,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		path = h.wrapper()
 	}
 	h.info = worker.Info{ID: "w1", SessionID: "s1", Kind: worker.KindSDK, Status: worker.StatusStarting}
+	if o.status != "" {
+		h.info.Status = o.status
+	}
 	cwd := o.cwd
 	if cwd == "" {
 		cwd = t.TempDir()

@@ -38,6 +38,10 @@ type entry struct {
 	msg, html []byte
 	uuid, typ string
 	seq       uint64
+	// history marks a stored message imported from the session file
+	// (import.go): a past turn, so the running turn and the activity are
+	// left alone.
+	history bool
 	// endsMessage marks the stream_event that ends an API message
 	// (message_stop): its blocks are all stored by then.
 	endsMessage bool
@@ -141,6 +145,9 @@ func (r *Runtime) applyLocked(e *entry) bool {
 	switch e.kind {
 	case kStored:
 		cursor = e.seq
+		if e.history {
+			break
+		}
 		if e.typ == "result" {
 			r.turn, r.inTurn = nil, false
 		} else {

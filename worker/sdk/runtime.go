@@ -30,8 +30,9 @@ import (
 )
 
 // Runtime is the live part of one sdk worker. All its methods are safe for
-// concurrent use. Its goroutines (the publisher, the activity reporter and
-// one reader per CLI process) end in Stop.
+// concurrent use. Its goroutines (the publisher, the activity reporter, the
+// history import of a new worker and one reader per CLI process) end in
+// Stop.
 type Runtime struct {
 	env      worker.Env
 	store    *persist.Store
@@ -69,10 +70,14 @@ type Runtime struct {
 	pending  []*permission
 	activity worker.Activity
 
+	// imported is closed once the session file's history is in the log
+	// (or none is to be imported): user messages wait for it.
+	imported chan struct{}
+
 	dirty chan struct{} // activity changed: tell the manager
 	quit  chan struct{} // closed when the publisher ends: so does the reporter
 
-	wg       sync.WaitGroup // publisher and activity reporter
+	wg       sync.WaitGroup // publisher, activity reporter, history import
 	readers  sync.WaitGroup // one per CLI process; Go only under mu while !stopped
 	stopOnce sync.Once
 	stopErr  error
@@ -86,7 +91,9 @@ var (
 // New is the worker.Factory of the sdk kind. It reads the log's last seq,
 // settles the conversation id (env.Session.ClaudeSessionID, or a new one
 // recorded with env.SetClaudeSession) and marks the worker running and
-// idle. It starts no process.
+// idle. It starts no process. A new worker that takes over an existing
+// conversation imports its history from the CLI's session file first, in
+// the background (see importHistory).
 func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
 	return newRuntime(env)
 }
@@ -110,6 +117,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		hub:      hub.New(last),
 		cursor:   last,
 		activity: worker.ActivityIdle,
+		imported: make(chan struct{}),
 		dirty:    make(chan struct{}, 1),
 		quit:     make(chan struct{}),
 		seen:     newRecentIDs(recentIDsLen),
@@ -133,6 +141,11 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		close(r.quit) // after the last activity change
 	})
 	r.wg.Go(r.reportActivity)
+	if r.resume && !r.readOnly && !env.Restored && last == 0 {
+		r.wg.Go(r.importHistory)
+	} else {
+		close(r.imported)
+	}
 	if !r.readOnly {
 		r.update(func(i *worker.Info) {
 			idle := worker.ActivityIdle

@@ -21,7 +21,8 @@ const MaxUserMessage = 256 << 10
 // it. The turn runs (or queues behind the running one) after SendUser
 // returns. Empty or oversized content is an error wrapping
 // worker.ErrInvalid; a missing CLI one wrapping worker.ErrClaudeAbsent.
-// ctx is not used to bound the CLI, which outlives the call.
+// ctx is not used to bound the CLI, which outlives the call; it bounds
+// the wait for a history import still running (import.go).
 func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	if strings.TrimSpace(content) == "" {
 		return fmt.Errorf("content is empty: %w", worker.ErrInvalid)
@@ -34,6 +35,13 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	// The imported history comes first in the log, and the CLI must not
+	// append to the session file while it is read.
+	select {
+	case <-r.imported:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()

@@ -1,0 +1,172 @@
+package sdk
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/agentdesk/agentdesk/worker/claude"
+)
+
+// The history import. Every switch of a session's conversation creates a
+// new agent worker, and turns typed in a pty-agent worker never pass
+// through stream-json. So a new sdk worker that takes over an existing
+// conversation, with an empty log, first copies the conversation so far
+// from the CLI's session file (claude-cli.md §8, §10) into its log: one
+// stored sdk-message per user and assistant entry, shaped like the
+// stream-json line the CLI would have printed, then one marker
+//
+//	{"type":"system","subtype":"agentdesk_imported","count":N,"uuid":…,"session_id":…}
+//
+// so the chat can draw a divider. It runs once, at start: the worker that
+// drove the conversation before has stopped (the manager ends its process
+// before it starts this one), so the file is complete, and no other
+// process writes it while this worker lives. User messages wait for it
+// (SendUser), so they follow the history in the log.
+//
+// What is shown: every assistant entry (partial blocks cut by an interrupt
+// included) and every user entry except what the terminal UI itself keeps
+// out of the conversation: meta lines (dropped by claude.ParseSessionLine),
+// the summary written by /compact, and local slash-command records whose
+// text starts with <command-name>, <command-message>, <command-args>,
+// <local-command-stdout>, <local-command-stderr>, <local-command-caveat>
+// or <system-reminder> (in a string, or in every text block of a list
+// with no other blocks), and empty ones. Tool results, the interrupt
+// markers and bash-mode turns (<bash-input>, <bash-stdout>, which the model
+// answers) stay.
+
+// importBatchBytes bounds the message bytes produced together; maxBatch
+// bounds their number.
+const importBatchBytes = 4 << 20
+
+// importedLine is an imported entry as a stream-json-like line. Source is
+// "terminal" for turns typed in the CLI's terminal UI, "chat" otherwise.
+type importedLine struct {
+	Type          string          `json:"type"`
+	Message       json.RawMessage `json:"message"`
+	UUID          string          `json:"uuid"`
+	SessionID     string          `json:"session_id"`
+	Timestamp     string          `json:"timestamp,omitempty"`
+	ToolUseResult json.RawMessage `json:"tool_use_result,omitempty"`
+	Aborted       bool            `json:"aborted,omitempty"` // a block cut by an interrupt
+	Source        string          `json:"agentdeskSource"`
+}
+
+// importedMarker ends the imported history.
+type importedMarker struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	Count     int    `json:"count"`
+	UUID      string `json:"uuid"`
+	SessionID string `json:"session_id"`
+}
+
+// importHistory is the import goroutine of a new worker; it closes
+// imported when done. Failures are logged and shown as an error frame:
+// the worker works without its history.
+func (r *Runtime) importHistory() {
+	defer close(r.imported)
+	start := time.Now()
+	dir := claude.ConfigDir(r.childEnv())
+	path, ok := claude.FindSessionFile(dir, r.env.Session.Cwd, r.conv)
+	if !ok {
+		r.log.Info("no session file to import", "conversation", r.conv, "configDir", dir)
+		return
+	}
+	im := &importer{r: r, ids: make(map[string]struct{})}
+	st, err := claude.ScanSession(path, im.add)
+	if err == nil {
+		err = im.finish()
+	}
+	switch {
+	case errors.Is(err, errStopped):
+		return
+	case err != nil:
+		r.log.Error("import session history", "path", path, "err", err)
+		// The detail (a path) stays in the server's log.
+		r.publishFrame(errorFrame("internal", "could not read the earlier conversation from claude's session file"))
+		return
+	}
+	r.log.Info("imported session history", "path", path, "messages", im.count, "hidden", im.hidden,
+		"skippedLines", st.Skipped, "malformedLines", st.Malformed, "took", time.Since(start))
+}
+
+// importer turns session entries into stored entries, a batch at a time.
+type importer struct {
+	r      *Runtime
+	ids    map[string]struct{} // uuids imported: a repeated one is skipped
+	es     []entry
+	size   int
+	count  int // messages produced
+	hidden int // user entries not shown
+}
+
+func (im *importer) add(e claude.SessionEntry) error {
+	if im.r.isStopped() {
+		return errStopped
+	}
+	if !shown(e) {
+		im.hidden++
+		return nil
+	}
+	id := e.UUID
+	if _, dup := im.ids[id]; dup {
+		return nil
+	}
+	if id == "" {
+		id = uuid.Must(uuid.NewV7()).String()
+	}
+	im.ids[id] = struct{}{}
+	msg, err := json.Marshal(importedLine{
+		Type: e.Type, Message: e.Message, UUID: id, SessionID: im.r.conv, Timestamp: e.Timestamp,
+		ToolUseResult: e.ToolUseResult, Aborted: e.IsAbortedMidStream, Source: source(e.Entrypoint),
+	})
+	if err != nil {
+		return fmt.Errorf("encode imported message: %w", err)
+	}
+	im.es = append(im.es, entry{kind: kStored, msg: msg, uuid: id, typ: e.Type, history: true})
+	im.size += len(msg)
+	if len(im.es) >= maxBatch || im.size >= importBatchBytes {
+		return im.flush()
+	}
+	return nil
+}
+
+// flush renders the batch's markdown and stores and publishes it.
+func (im *importer) flush() error {
+	if len(im.es) == 0 {
+		return nil
+	}
+	im.r.renderAll(im.es)
+	for _, e := range im.es {
+		im.r.seen.add(e.uuid)
+	}
+	if err := im.r.produce(im.es); err != nil {
+		return err
+	}
+	im.count += len(im.es)
+	im.es, im.size = nil, 0
+	return nil
+}
+
+// finish flushes the last batch and adds the marker, when anything was
+// imported.
+func (im *importer) finish() error {
+	if err := im.flush(); err != nil || im.count == 0 {
+		return err
+	}
+	id := uuid.Must(uuid.NewV7()).String()
+	msg := mustJSON(importedMarker{Type: "system", Subtype: "agentdesk_imported", Count: im.count, UUID: id, SessionID: im.r.conv})
+	return im.r.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}})
+}
+
+// source names where an entry was typed: the terminal UI or a chat.
+func source(entrypoint string) string {
+	if entrypoint == claude.EntrypointCLI {
+		return "terminal"
+	}
+	return "chat"
+}
