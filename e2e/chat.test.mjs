@@ -5,101 +5,16 @@
 // too), an AskUserQuestion answered, thinking, a slow turn cancelled, and a reload that
 // shows the conversation again with no message twice.
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { launchBrowser, newPage } from './browser.mjs';
-import { AgentdeskServer, freePort } from './server.mjs';
+import { claudeBin, claudeServerOptions, startFakeApi } from './fakeapi.mjs';
+import { AgentdeskServer } from './server.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const claudeBin = path.join(repoRoot, 'node_modules', '.bin', 'claude');
 /** Every wait in this file is bounded by this. */
 const waitMs = 30_000;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Builds the fake API once into dir and starts it; resolves when it printed its URL. */
-async function startFakeApi(dir) {
-  const bin = path.join(dir, 'fakeapi');
-  await promisify(execFile)('go', ['build', '-o', bin, './internal/fakeapi/cmd/fakeapi'], { cwd: repoRoot, timeout: 180_000 });
-  const child = spawn(bin, [], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let log = '';
-  child.stderr.on('data', (b) => (log = (log + b.toString()).slice(-50_000)));
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('fakeapi printed no URL within 10 s')), 10_000);
-    child.once('error', reject);
-    child.stdout.on('data', (b) => {
-      out += b.toString();
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        resolve(out.slice(0, nl).trim());
-      }
-    });
-  });
-  return {
-    url,
-    log: () => log,
-    /** Closing stdin ends it; SIGKILL if it does not go within 10 s. */
-    async stop() {
-      child.stdin.end();
-      const r = await Promise.race([exited, sleep(10_000).then(() => 'timeout')]);
-      if (r === 'timeout') child.kill('SIGKILL');
-    },
-  };
-}
-
-/** agentdesk with the real CLI pointed at the fake API (server.mjs's start, other env and args). */
-class ChatServer extends AgentdeskServer {
-  constructor(opts, apiUrl) {
-    super(opts);
-    this.apiUrl = apiUrl;
-  }
-
-  env() {
-    const env = {};
-    for (const [k, v] of Object.entries(process.env)) {
-      if (!/^(AGENTDESK_|ANTHROPIC_|CLAUDE_)/.test(k)) env[k] = v;
-    }
-    const u = this.apiUrl;
-    return {
-      ...env,
-      HOME: this.home,
-      SHELL: env.SHELL || '/bin/sh',
-      CLAUDE_CONFIG_DIR: path.join(this.home, '.claude'),
-      ANTHROPIC_BASE_URL: u,
-      ANTHROPIC_API_KEY: 'sk-fake',
-      HTTPS_PROXY: u, HTTP_PROXY: u, https_proxy: u, http_proxy: u,
-      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost',
-      CLAUDE_CODE_MAX_RETRIES: '1',
-      DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
-    };
-  }
-
-  async start() {
-    if (this.child !== null) throw new Error('server already running');
-    await mkdir(this.home, { recursive: true });
-    const args = ['--addr', `127.0.0.1:${this.port}`, '--data-dir', this.dataDir, '--token', this.token, '--claude', claudeBin];
-    const child = spawn(this.bin, args, { cwd: repoRoot, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    const keep = (b) => {
-      this.output = (this.output + b.toString()).slice(-20_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const spawnError = new Promise((_, reject) => child.once('error', reject));
-    await Promise.race([this.waitHealthy(this.exited), spawnError]);
-  }
-}
 
 /** Console noise that is the browser reporting an expected failure. */
 const expectedNoise = [/WebSocket connection to .* failed/, /status of 409/];
@@ -116,24 +31,17 @@ describe('chat pane with the real Claude CLI', { timeout: 300_000 }, () => {
     await access(claudeBin); // fails loudly when node_modules is not installed
     tmp = await mkdtemp(path.join(os.tmpdir(), 'agentdesk-chat-e2e-'));
     api = await startFakeApi(tmp);
-    server = new ChatServer({
-      bin: process.env.AGENTDESK_BIN ?? path.join(repoRoot, 'agentdesk'),
-      tmp: path.join(tmp, 'server'),
-      port: await freePort(),
-      token: randomBytes(16).toString('hex'),
-    }, api.url);
-    await mkdir(server.tmp, { recursive: true });
-    await server.start();
+    server = await AgentdeskServer.start(claudeServerOptions(api.url));
     browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
     try {
-      await server?.stop();
+      if (process.env.CHAT_E2E_LOG) console.log(`${server?.output ?? ''}\n${api?.log() ?? ''}`);
+      await server?.dispose();
     } finally {
       await api?.stop();
-      if (process.env.CHAT_E2E_LOG) console.log(`${server?.output ?? ''}\n${api?.log() ?? ''}`);
       if (tmp) await rm(tmp, { recursive: true, force: true });
     }
   });

@@ -2,7 +2,10 @@
 // temporary data dir and HOME, a random token; waits for /api/health; stops it
 // with SIGTERM. restart() keeps the data dir and port (a server restart as a
 // user would see it). The binary is not built here: AGENTDESK_BIN, default
-// ./agentdesk in the repository root.
+// ./agentdesk in the repository root. opts.env (an object, or a function of
+// the server's HOME returning one) adds to, or with a value of undefined
+// removes from, the child's environment; opts.args are extra CLI
+// arguments after the standard ones.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -29,7 +32,7 @@ export function freePort() {
 }
 
 /** The environment for the child: no agentdesk/Claude settings from the caller, a private HOME. */
-function childEnv(home) {
+function childEnv(home, extra = {}) {
   const env = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (/^(AGENTDESK_|ANTHROPIC_|CLAUDE_)/.test(k)) continue;
@@ -39,6 +42,10 @@ function childEnv(home) {
   env.SHELL = env.SHELL || '/bin/sh';
   env.ANTHROPIC_API_KEY = 'sk-ant-e2e-fake';
   env.ANTHROPIC_BASE_URL = 'http://127.0.0.1:9'; // nothing listens: no real API is ever reached
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = String(v);
+  }
   return env;
 }
 
@@ -53,16 +60,22 @@ export class AgentdeskServer {
       tmp,
       port: await freePort(),
       token: randomBytes(16).toString('hex'),
+      env: opts.env,
+      args: opts.args,
     });
     await s.start();
     return s;
   }
 
-  constructor({ bin, tmp, port, token }) {
+  constructor({ bin, tmp, port, token, env = {}, args = [] }) {
     this.bin = bin;
     this.tmp = tmp;
     this.dataDir = path.join(tmp, 'data');
     this.home = path.join(tmp, 'home');
+    /** Extra environment of the child (a value of undefined removes the variable). */
+    this.env = typeof env === 'function' ? env(this.home) : { ...env };
+    /** Extra CLI arguments after --addr, --data-dir and --token. */
+    this.args = [...args];
     this.port = port;
     this.token = token;
     this.child = null;
@@ -81,8 +94,8 @@ export class AgentdeskServer {
   async start() {
     if (this.child !== null) throw new Error('server already running');
     await mkdir(this.home, { recursive: true });
-    const args = ['--addr', `127.0.0.1:${this.port}`, '--data-dir', this.dataDir, '--token', this.token];
-    const child = spawn(this.bin, args, { cwd: repoRoot, env: childEnv(this.home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = ['--addr', `127.0.0.1:${this.port}`, '--data-dir', this.dataDir, '--token', this.token, ...this.args];
+    const child = spawn(this.bin, args, { cwd: repoRoot, env: childEnv(this.home, this.env), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     this.exited = exited;

@@ -103,6 +103,18 @@ export class Api {
     return this.request('POST', this.workerPath(sid, wid) + '/restart');
   }
 
+  /**
+   * Moves the session's conversation to a new agent worker of kind to
+   * (API.md POST /api/sessions/:sid/switch). 409 agent_busy while a turn runs,
+   * unless force, which interrupts it first.
+   */
+  async switchAgent(sid: string, to: 'sdk' | 'pty-agent', force = false): Promise<Worker> {
+    const body: { to: string; force?: boolean } = { to };
+    if (force) body.force = true;
+    const res = await this.request<{ worker: Worker }>('POST', `/api/sessions/${enc(sid)}/switch`, body);
+    return res.worker;
+  }
+
   sendInput(sid: string, wid: string, content: string): Promise<void> {
     return this.request('POST', this.workerPath(sid, wid) + '/input', { content });
   }

@@ -2,12 +2,15 @@
 // router, and the glue between sidebar, session views and shortcuts.
 import { isUnauthorized, type Api } from './api';
 import { Header } from './components/header';
+import { NotifyBanner } from './components/notify-banner';
 import { SessionView } from './components/session-view';
 import { Sidebar } from './components/sidebar';
 import { h } from './dom';
 import { isPlainClick, Router, type Route } from './router';
+import { Notifier } from './notify';
 import { installShortcuts } from './shortcuts';
 import { Store } from './store';
+import { setBaseTitle } from './title';
 import type { AppFrame, Session } from './types';
 import { ReconnectingSocket, wsUrl } from './ws';
 
@@ -20,6 +23,8 @@ export class App {
   private readonly notice: HTMLElement;
   private readonly views = new Map<string, SessionView>();
   private readonly socket: ReconnectingSocket;
+  private readonly notifier: Notifier;
+  private readonly notifyBanner = new NotifyBanner();
   private readonly cleanups: (() => void)[] = [];
   /** A one-time message for the start page. */
   private flash: string | null = null;
@@ -36,9 +41,15 @@ export class App {
     });
     this.notice = h('div', { class: 'notice' });
     this.main = h('main', { class: 'main', id: 'main' }, this.notice);
-    root.replaceChildren(h('div', { class: 'app' }, this.header.el, h('div', { class: 'body' }, this.sidebar.el, this.main)));
+    root.replaceChildren(h('div', { class: 'app' }, this.header.el, this.notifyBanner.el, h('div', { class: 'body' }, this.sidebar.el, this.main)));
 
     this.cleanups.push(this.store.subscribe(() => this.onStore()));
+    this.notifier = new Notifier(this.store, {
+      currentSid: () => this.router.current.sid,
+      open: (sid, wid) => this.router.go({ sid, wid }),
+      marksChanged: () => this.renderSidebar(),
+    });
+    this.cleanups.push(() => this.notifier.dispose());
     this.store.replaceAll(sessions);
     this.socket = new ReconnectingSocket({
       url: () => wsUrl('/ws/app'),
@@ -55,6 +66,7 @@ export class App {
       focusSessions: () => this.sidebar.focus(this.router.current.sid),
       focusPane: () => this.currentView()?.focusPane(),
       moveSession: (d) => this.moveSession(d),
+      switchAgent: () => this.currentView()?.switchAgent(),
     }));
     this.renderMain();
   }
@@ -86,9 +98,14 @@ export class App {
     );
   }
 
+  private renderSidebar(): void {
+    this.sidebar.render(this.store.list(), this.router.current.sid, this.notifier.marks);
+  }
+
   private onStore(): void {
     const sid = this.router.current.sid;
-    this.sidebar.render(this.store.list(), sid);
+    this.renderSidebar();
+    this.notifyBanner.update(this.store.list().some((s) => s.workers.some((w) => w.kind === 'sdk' || w.kind === 'pty-agent')));
     let deletedCurrent = false;
     for (const [id, view] of this.views) {
       const s = this.store.session(id);
@@ -112,7 +129,8 @@ export class App {
 
   private renderMain(): void {
     const { sid, wid } = this.router.current;
-    this.sidebar.render(this.store.list(), sid);
+    this.notifier.seen();
+    this.renderSidebar();
     for (const [id, v] of this.views) if (id !== sid) v.hide();
     const s = sid === null ? undefined : this.store.session(sid);
     if (s === undefined) {
@@ -136,11 +154,11 @@ export class App {
       this.main.append(view.el);
     }
     view.show(wid);
-    document.title = `${s.title || s.cwd} — agentdesk`;
+    setBaseTitle(`${s.title || s.cwd} — agentdesk`);
   }
 
   private showNotice(sid: string | null): void {
-    document.title = 'agentdesk';
+    setBaseTitle('agentdesk');
     const home = h('a', { href: '/', onClick: (ev: MouseEvent) => this.navigate(ev, { sid: null, wid: null }) }, 'Back to the start page');
     if (sid === null) {
       const flash = this.flash === null ? null : h('p', { class: 'flash', role: 'status' }, this.flash);

@@ -8,6 +8,8 @@ export interface ShortcutHandlers {
   focusSessions(): void;
   focusPane(): void;
   moveSession(delta: number): void;
+  /** Moves the conversation between chat and Claude's terminal UI. */
+  switchAgent(): void;
 }
 
 /** Installs the shortcuts; returns a function that removes them. */
@@ -36,6 +38,8 @@ function actionFor(code: string, hs: ShortcutHandlers): (() => void) | null {
       return hs.focusSessions;
     case 'KeyP':
       return hs.focusPane;
+    case 'KeyJ':
+      return hs.switchAgent;
     case 'ArrowUp':
       return () => hs.moveSession(-1);
     case 'ArrowDown':

@@ -22,7 +22,7 @@ export class Header {
       { class: 'topbar' },
       h('a', { class: 'brand', href: '/', onClick: onHome }, 'agentdesk'),
       h('span', { class: 'spacer' }),
-      h('span', { class: 'shortcut-hint', 'aria-hidden': 'true' }, 'Alt+N new session · Alt+T terminal · Alt+1…9 tabs · Alt+S sessions · Alt+P pane'),
+      h('span', { class: 'shortcut-hint', 'aria-hidden': 'true' }, 'Alt+N new session · Alt+T terminal · Alt+1…9 tabs · Alt+S sessions · Alt+P pane · Alt+J chat ⇄ terminal'),
       this.conn,
     );
     this.setState('connecting');

@@ -23,6 +23,7 @@ export class SessionRow {
   private readonly dot: HTMLElement;
   private readonly title: HTMLElement;
   private readonly cwd: HTMLElement;
+  private readonly mark: HTMLElement;
   private readonly input: HTMLInputElement;
   private readonly renameBtn: HTMLButtonElement;
   private readonly deleteBtn: HTMLButtonElement;
@@ -34,8 +35,9 @@ export class SessionRow {
     this.dot = h('span', { class: 'dot', 'aria-hidden': 'true' });
     this.title = h('span', { class: 'session-title' });
     this.cwd = h('span', { class: 'session-cwd' });
+    this.mark = h('span', { class: 'unread-mark', hidden: true }, 'new');
     this.link = h('a', { class: 'session-link', href: routePath({ sid: s.id, wid: null }) },
-      this.dot, h('span', { class: 'session-text' }, this.title, this.cwd));
+      this.dot, h('span', { class: 'session-text' }, this.title, this.cwd), this.mark);
     this.input = h('input', { class: 'rename-input', type: 'text', hidden: true, 'aria-label': 'Session title' });
     this.renameBtn = h('button', { class: 'icon-btn', type: 'button' }, '✎');
     this.deleteBtn = h('button', { class: 'icon-btn danger', type: 'button' }, '✕');
@@ -43,10 +45,11 @@ export class SessionRow {
       h('span', { class: 'row-actions' }, this.renameBtn, this.deleteBtn));
     this.el.dataset.sid = s.id;
     this.wire();
-    this.update(s, false);
+    this.update(s, false, false);
   }
 
-  update(s: Session, current: boolean): void {
+  /** marked: Claude asked or finished here while the user was elsewhere, not seen yet. */
+  update(s: Session, current: boolean, marked: boolean): void {
     this.session = s;
     const label = sessionLabel(s);
     const activity = sessionActivity(s);
@@ -54,7 +57,9 @@ export class SessionRow {
     this.dot.title = activity ?? 'no agent activity';
     setText(this.title, label);
     setText(this.cwd, s.cwd);
-    this.link.title = `${label} — ${s.cwd}${activity ? ` (${activity})` : ''}`;
+    this.link.title = `${label} — ${s.cwd}${activity ? ` (${activity})` : ''}${marked ? ' — needs a look' : ''}`;
+    this.mark.hidden = !marked;
+    this.el.classList.toggle('marked', marked);
     if (current) this.link.setAttribute('aria-current', 'page');
     else this.link.removeAttribute('aria-current');
     this.el.classList.toggle('current', current);

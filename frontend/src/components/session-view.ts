@@ -7,6 +7,7 @@ import { createPane, type Pane } from '../panes/registry';
 import type { Store } from '../store';
 import type { Session, Worker, WorkerKind } from '../types';
 import { sessionLabel } from './session-row';
+import { SwitchControl } from './switch-control';
 import { WorkerTabs } from './worker-tabs';
 
 export interface SessionViewDeps {
@@ -21,6 +22,7 @@ export class SessionView {
   private readonly title: HTMLElement;
   private readonly cwd: HTMLElement;
   private readonly tabs: WorkerTabs;
+  private readonly switcher: SwitchControl;
   private readonly error: HTMLElement;
   private readonly paneArea: HTMLElement;
   private readonly empty: HTMLElement;
@@ -36,13 +38,18 @@ export class SessionView {
       close: (wid) => void this.closeWorker(wid),
       add: (kind) => void this.addWorker(kind),
     });
+    this.switcher = new SwitchControl({
+      api: deps.api,
+      switched: (w) => this.switched(w),
+      failed: (m) => (this.error.textContent = m),
+    });
     this.error = h('p', { class: 'form-error view-error', role: 'alert' });
     this.empty = h('div', { class: 'empty-pane' },
       h('p', null, 'No workers in this session yet.'),
       h('p', { class: 'muted' }, 'Add one with the + button, or Alt+T for a terminal.'));
     this.paneArea = h('div', { class: 'pane-area' }, this.empty);
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
-      h('div', { class: 'session-head' }, this.title, this.cwd), this.tabs.el, this.error, this.paneArea);
+      h('div', { class: 'session-head' }, this.title, this.cwd, this.switcher.el), this.tabs.el, this.error, this.paneArea);
     this.update(session);
   }
 
@@ -73,6 +80,7 @@ export class SessionView {
       }
     }
     for (const w of session.workers) this.panes.get(w.id)?.update?.(w, session);
+    this.switcher.update(session);
     this.empty.hidden = session.workers.length > 0;
     this.select(this.pick(session.workers), false);
   }
@@ -98,6 +106,12 @@ export class SessionView {
     } catch (err) {
       this.error.textContent = `Could not add the ${kind} worker: ${errorMessage(err)}`;
     }
+  }
+
+  /** Moves the conversation between chat and terminal (Alt+J). */
+  switchAgent(): void {
+    this.error.textContent = '';
+    void this.switcher.run();
   }
 
   dispose(): void {
@@ -140,6 +154,19 @@ export class SessionView {
       this.paneArea.append(pane.el);
     }
     return pane;
+  }
+
+  /** A switch made w the session's agent: show it now, before the /ws/app frames confirm it. */
+  private switched(w: Worker): void {
+    const { store } = this.deps;
+    store.upsertWorker(w);
+    const s = store.session(this.session.id);
+    this.wanted = w.id;
+    if (s === undefined) return;
+    const now = s.activeAgentWorkerId === w.id ? s : { ...s, activeAgentWorkerId: w.id };
+    if (now !== s) store.upsertSession(now);
+    this.update(now);
+    this.select(w.id, true);
   }
 
   private async closeWorker(wid: string): Promise<void> {

@@ -24,7 +24,8 @@ export class Sidebar {
     this.list.addEventListener('keydown', (ev) => this.onListKey(ev));
   }
 
-  render(sessions: Session[], currentSid: string | null): void {
+  /** marked: sessions that need a look (an agent asked or finished while elsewhere). */
+  render(sessions: Session[], currentSid: string | null, marked: ReadonlySet<string> = new Set()): void {
     const rowActions: RowActions = { ...this.actions, error: (m) => this.showError(m) };
     reconcile(this.list, sessions, (s) => s.id, this.rows,
       (s) => {
@@ -32,7 +33,7 @@ export class Sidebar {
         this.views.set(s.id, row);
         return row.el;
       },
-      (el, s) => this.views.get(el.dataset.sid ?? '')?.update(s, s.id === currentSid));
+      (el, s) => this.views.get(el.dataset.sid ?? '')?.update(s, s.id === currentSid, marked.has(s.id)));
     for (const sid of this.views.keys()) if (!this.rows.has(sid)) this.views.delete(sid);
     this.empty.hidden = sessions.length > 0;
   }

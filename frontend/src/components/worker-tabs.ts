@@ -19,9 +19,15 @@ export function kindLabel(kind: string): string {
 
 /** The badge text: the agent's activity while running, else the status (with exit code). */
 export function badgeText(w: Worker): string {
+  if (isReadOnlyAgent(w)) return 'stopped (read-only)';
   if (w.status === 'running' && w.activity !== null) return w.activity;
   if (w.status === 'exited' && w.exitCode !== null) return `exited ${w.exitCode}`;
   return w.status;
+}
+
+/** A stopped agent worker: the conversation moved on, its history stays viewable. */
+export function isReadOnlyAgent(w: Worker): boolean {
+  return w.status === 'stopped' && (w.kind === 'sdk' || w.kind === 'pty-agent');
 }
 
 export class WorkerTabs {
@@ -70,6 +76,7 @@ export class WorkerTabs {
     tab.setAttribute('aria-selected', String(selected));
     tab.tabIndex = selected ? 0 : -1;
     el.classList.toggle('selected', selected);
+    el.classList.toggle('read-only', isReadOnlyAgent(w));
     close.setAttribute('aria-label', `Close ${w.name || w.kind}`);
     close.title = 'Close worker (Delete)';
   }

@@ -1,6 +1,14 @@
 // Terminal pane for `terminal` and `pty-agent` workers: xterm.js fitted to the
 // pane, fed by /ws/sessions/:sid/workers/:wid with offset-addressed binary frames,
 // resumed with ?offset=<next> after any disconnect.
+//
+// xterm.js answers terminal queries (device attributes, kitty keyboard, OSC
+// colours...) through onData as it parses them. Those answers are only wanted
+// for live output: the replayed history's queries were answered long ago, and
+// answering again would type garbage into the program. So input is held
+// until the replay's history-end (and the replayed bytes are parsed), and
+// whatever xterm emits while it parses replayed bytes is dropped. A stopped
+// pty-agent worker (its conversation moved to another worker) is read-only.
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
@@ -31,6 +39,8 @@ class TerminalPane implements Pane {
   private fitFrame = 0;
   private visible = false;
   private replaying = true;
+  /** Replayed chunks handed to xterm and not parsed yet: onData meanwhile is an automatic reply. */
+  private replayWrites = 0;
   private exited = false;
   private startTimer: number | undefined;
   private startWaited = false;
@@ -50,6 +60,20 @@ class TerminalPane implements Pane {
     this.term.onBinary((data) => this.input(data));
     this.term.onResize(({ cols, rows }) => this.socket?.send({ type: 'resize', cols, rows }));
     if (ctx.worker.status === 'exited') this.showExit(ctx.worker.exitCode, null);
+    this.applyReadOnly();
+  }
+
+  /** Whether this worker no longer takes input: a stopped agent, kept to read its history. */
+  private get readOnly(): boolean {
+    return this.worker.kind === 'pty-agent' && this.worker.status === 'stopped';
+  }
+
+  private applyReadOnly(): void {
+    if (!this.readOnly) return;
+    this.term.options.disableStdin = true;
+    this.el.dataset.readonly = 'true';
+    this.banner.replaceChildren('Stopped (read-only): this terminal no longer drives the conversation — use Back to chat / Open in terminal.');
+    this.banner.hidden = false;
   }
 
   show(): void {
@@ -72,6 +96,7 @@ class TerminalPane implements Pane {
   update(worker: Worker, _session: Session): void {
     const before = this.worker.status;
     this.worker = worker;
+    this.applyReadOnly();
     if (this.resizeObs !== null) this.maybeConnect();
     if (worker.status === 'exited') {
       if (!this.exited) this.showExit(worker.exitCode, null);
@@ -126,24 +151,35 @@ class TerminalPane implements Pane {
       url: () => wsUrl(path + this.cursor.query()),
       binaryType: 'arraybuffer',
       onOpen: () => {
+        // Typing waits for this replay's history-end (see the file comment).
         this.replaying = true;
-        this.socket?.send({ type: 'resize', cols: this.term.cols, rows: this.term.rows });
-        if (this.pending !== '') this.socket?.send({ type: 'input', data: this.pending });
-        this.pending = '';
+        if (!this.readOnly) this.socket?.send({ type: 'resize', cols: this.term.cols, rows: this.term.rows });
       },
       onMessage: (data) => this.onMessage(data),
       onState: (s) => this.renderState(s),
       // After an exit the server may close the stream: wait for a restart instead of retrying.
-      onClose: () => !this.exited,
+      // A stopped agent's history does not change any more either.
+      onClose: () => !this.exited && !(this.readOnly && !this.replaying),
     });
     this.renderState(this.socket.state);
   }
 
-  /** Sends typed input; while connecting it is kept (bounded) and sent on open. */
+  /**
+   * Sends typed input. What xterm emits while parsing replayed bytes is its
+   * automatic answer to old queries: dropped. Until the replay has ended,
+   * input is kept (bounded) and sent then.
+   */
   private input(data: string): void {
-    if (this.socket?.send({ type: 'input', data })) return;
+    if (this.replayWrites > 0 || this.readOnly) return;
+    if (!this.replaying && this.socket?.send({ type: 'input', data })) return;
     if (this.exited || this.pending.length + data.length > maxPending) return;
     this.pending += data;
+  }
+
+  /** The replay ended and xterm parsed all of it: send what was typed meanwhile. */
+  private inputReady(): void {
+    if (this.replaying || this.pending === '') return;
+    if (this.socket?.send({ type: 'input', data: this.pending })) this.pending = '';
   }
 
   private onMessage(data: string | ArrayBuffer): void {
@@ -151,7 +187,13 @@ class TerminalPane implements Pane {
       const frame = parseOutputFrame(data);
       if (frame === null) return;
       const fresh = this.cursor.accept(frame.start, frame.bytes);
-      if (fresh.length > 0) this.term.write(fresh);
+      if (fresh.length === 0) return;
+      if (this.replaying) {
+        this.replayWrites++;
+        this.term.write(fresh, () => this.replayWrites--);
+      } else {
+        this.term.write(fresh);
+      }
       return;
     }
     let f: TerminalFrame;
@@ -178,6 +220,8 @@ class TerminalPane implements Pane {
           return;
         }
         this.replaying = false;
+        // Writes are parsed in order: this runs once every replayed byte was.
+        this.term.write('', () => this.inputReady());
         this.renderState(this.socket?.state ?? 'open');
         break;
       case 'exit':
@@ -194,6 +238,10 @@ class TerminalPane implements Pane {
   private renderState(s: SocketState): void {
     if (this.exited && (s === 'stopped' || s === 'open')) {
       this.setStatus('exited', 'exited');
+      return;
+    }
+    if (this.readOnly && !this.replaying) {
+      this.setStatus('stopped (read-only)', 'exited');
       return;
     }
     switch (s) {

@@ -144,7 +144,7 @@ export class ChatPane implements Pane {
     const w = this.worker;
     this.el.dataset.status = w.status;
     this.composer.setReadOnly(w.status === 'stopped'
-      ? 'This worker is stopped: the conversation continues in another worker. Its history stays readable here.'
+      ? 'This chat no longer drives the conversation — use Back to chat / Open in terminal'
       : null);
   }
 

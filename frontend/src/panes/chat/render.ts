@@ -148,3 +148,17 @@ export function renderResult(m: CliMessage, prevTotal: number | null): HTMLEleme
   }
   return el;
 }
+
+/** A small "from terminal" badge on a message imported from a turn typed in Claude's terminal UI. */
+export function markFromTerminal(el: HTMLElement): void {
+  if (!el.classList.contains('chat-user') && !el.classList.contains('chat-text')) return;
+  el.classList.add('from-terminal');
+  el.dataset.source = 'terminal';
+  el.prepend(h('span', { class: 'chat-source', title: 'Typed in Claude’s terminal UI' }, 'from terminal'));
+}
+
+/** The divider after the history a new chat worker imported (system/agentdesk_imported). */
+export function renderImported(count: number): HTMLElement {
+  const text = `${formatInt(count)} earlier message${count === 1 ? '' : 's'} from this conversation`;
+  return h('div', { class: 'chat-msg chat-imported', role: 'separator', 'aria-label': text }, h('span', null, text));
+}

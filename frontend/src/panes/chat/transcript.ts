@@ -12,7 +12,7 @@ import { LiveStream } from './live';
 import { blocksOf, isObject, num, str, type Block, type CliMessage } from './protocol';
 import {
   note, renderApiError, renderConfigDenied, renderInit, renderResult, renderRetry, renderText,
-  renderThinking, renderUserText,
+  renderThinking, renderUserText, markFromTerminal, renderImported,
 } from './render';
 import { ToolCard } from './tool-card';
 
@@ -141,6 +141,8 @@ export class Transcript {
     }
     const first = els[0];
     if (first !== undefined && typeof m.uuid === 'string') first.dataset.uuid = m.uuid;
+    // Imported from the CLI's session file: turns typed in Claude's terminal UI say so.
+    if (first !== undefined && m.agentdeskSource === 'terminal') markFromTerminal(first);
   }
 
   /** Where a line goes: the log, or inside the sub-agent's tool card. */
@@ -237,6 +239,9 @@ export class Transcript {
       case 'permission_denied':
         this.cards.get(str(m, 'tool_use_id'))?.markDenied();
         el = renderConfigDenied(m);
+        break;
+      case 'agentdesk_imported':
+        el = renderImported(num(m, 'count') ?? 0);
         break;
       case 'compact_boundary':
         el = note('Conversation compacted', 'chat-compact');

@@ -1,0 +1,82 @@
+// The button that moves a session's Claude conversation between the chat (an
+// sdk worker) and Claude's own terminal UI (a pty-agent worker): "Open in
+// terminal" while the chat drives it, "Back to chat" while the terminal does.
+// Every switch makes a new worker (API.md POST /api/sessions/:sid/switch); the
+// previous one stays as a read-only tab.
+import { ApiError, errorMessage, type Api } from '../api';
+import { h } from '../dom';
+import type { Session, Worker } from '../types';
+
+export interface SwitchDeps {
+  api: Api;
+  /** The new worker exists: show its tab. */
+  switched(w: Worker): void;
+  /** Something went wrong (shown by the session view). */
+  failed(message: string): void;
+}
+
+/** The kind the session's conversation can move to, or null when no agent drives it. */
+export function switchTarget(s: Session): 'sdk' | 'pty-agent' | null {
+  const active = s.workers.find((w) => w.id === s.activeAgentWorkerId);
+  if (active === undefined || active.status === 'stopped') return null;
+  if (active.kind === 'sdk') return 'pty-agent';
+  if (active.kind === 'pty-agent') return 'sdk';
+  return null;
+}
+
+export class SwitchControl {
+  readonly el: HTMLButtonElement;
+  private session: Session | null = null;
+  private busy = false;
+
+  constructor(private readonly deps: SwitchDeps) {
+    this.el = h('button', { class: 'btn btn-small switch-agent', type: 'button', hidden: true, onClick: () => void this.run() });
+  }
+
+  update(s: Session): void {
+    this.session = s;
+    const to = switchTarget(s);
+    this.el.hidden = to === null;
+    if (to === null) return;
+    this.el.textContent = to === 'pty-agent' ? 'Open in terminal' : 'Back to chat';
+    this.el.title = (to === 'pty-agent'
+      ? 'Continue this conversation in Claude’s terminal UI'
+      : 'Continue this conversation in the chat') + ' (Alt+J)';
+    this.el.dataset.to = to;
+    this.el.disabled = this.busy;
+  }
+
+  /** Switches (Alt+J and the button). A running turn is interrupted only after a confirm. */
+  async run(): Promise<void> {
+    const s = this.session;
+    const to = s === null ? null : switchTarget(s);
+    if (s === null || to === null || this.busy) return;
+    this.setBusy(true);
+    try {
+      this.deps.switched(await this.request(s.id, to));
+    } catch (err) {
+      if (!(err instanceof Cancelled)) this.deps.failed(`Could not switch: ${errorMessage(err)}`);
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  private async request(sid: string, to: 'sdk' | 'pty-agent'): Promise<Worker> {
+    try {
+      return await this.deps.api.switchAgent(sid, to);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'agent_busy')) throw err;
+      if (!window.confirm('A turn is running. Interrupt it and switch?')) throw new Cancelled();
+      return this.deps.api.switchAgent(sid, to, true);
+    }
+  }
+
+  private setBusy(on: boolean): void {
+    this.busy = on;
+    this.el.disabled = on;
+    this.el.setAttribute('aria-busy', String(on));
+  }
+}
+
+/** The user declined to interrupt the running turn. */
+class Cancelled extends Error {}
