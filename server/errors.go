@@ -30,7 +30,10 @@ func newError(status int, code, msg string) *apiError {
 // errors are safe to show: they name only what the caller sent.
 func fromDomain(err error) *apiError {
 	var fe *worker.FieldError
+	var ce *worker.CodeError
 	switch {
+	case errors.As(err, &ce):
+		return newError(codeStatus(ce.Code), ce.Code, ce.Error())
 	case errors.As(err, &fe):
 		return newError(http.StatusBadRequest, "invalid_field", fe.Error())
 	case errors.Is(err, worker.ErrNotFound):
@@ -71,6 +74,16 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		return
 	}
 	_ = c.JSON(ae.Status, ae)
+}
+
+// codeStatus is the HTTP status of a worker's own error code: a child that
+// failed is the server's upstream failing (502); the rest are bad input.
+func codeStatus(code string) int {
+	switch code {
+	case "claude_exited", "start_failed", "diff_failed":
+		return http.StatusBadGateway
+	}
+	return http.StatusBadRequest
 }
 
 func fromEcho(he *echo.HTTPError) *apiError {

@@ -204,3 +204,22 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+func TestSDKCLIExitsAtStart(t *testing.T) {
+	e := sdkEnv(t)
+	e.stop()
+	e.cfg.ChildEnv = append(os.Environ(), "FAKECLAUDE_EXIT_AT_START=3")
+	e.start()
+	var s worker.Session
+	e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir()}).json(t, &s)
+	base := "/api/sessions/" + s.ID + "/workers/" + s.Workers[0].ID
+	a := e.do("POST", base+"/input", map[string]string{"content": "hi"})
+	if a.status != http.StatusBadGateway || a.errCode(t) != "claude_exited" {
+		t.Fatalf("input to a CLI that exits at start: %d %s", a.status, a.body)
+	}
+	var w worker.Info
+	e.do("GET", base, nil).json(t, &w)
+	if w.Status != worker.StatusError || w.Error == nil {
+		t.Fatalf("worker after a failed start: %+v", w)
+	}
+}

@@ -162,6 +162,8 @@ func (r *Runtime) startFailed(err error) error {
 	if errors.Is(err, claude.ErrNotFound) {
 		code, msg = "claude_not_found", err.Error()
 		err = fmt.Errorf("%w: %w", worker.ErrClaudeAbsent, err)
+	} else {
+		err = &worker.CodeError{Code: code, Err: errors.New(msg)}
 	}
 	r.publishFrame(errorFrame(code, msg))
 	r.update(func(i *worker.Info) { i.Status, i.Error = worker.StatusError, &msg })
