@@ -1,0 +1,140 @@
+// Command agentdesk-load drives a running agentdesk over loopback and prints
+// throughput, latency and memory figures for docs/performance.md. Every loop
+// is bounded by a count and by --duration; the tool never talks to a
+// non-loopback address.
+//
+//	agentdesk-load --url 'http://127.0.0.1:7878/?token=…' --scenario sdk-fanout --tabs 1,10,100
+//
+// Scenarios: sdk-fanout, catchup, pty, sessions (see each file). The server
+// must run with --claude pointing at internal/fakeclaude and, for sdk-fanout
+// and catchup, FAKECLAUDE_FLOOD=<n> in its environment (scripts/bench-load.sh
+// does both).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrNotLoopback is returned for a --url whose host is not a loopback address.
+var ErrNotLoopback = errors.New("not a loopback address")
+
+type config struct {
+	base     *url.URL // scheme://host, no path or query
+	token    string
+	scenario string
+	tabs     []int
+	messages []int
+	sessions []int
+	repeat   int
+	pid      int
+	ptyBytes int
+	duration time.Duration
+}
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "agentdesk-load:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	cfg, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.duration)
+	defer cancel()
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	c := newClient(cfg.base, cfg.token)
+	switch cfg.scenario {
+	case "sdk-fanout":
+		return runFanout(ctx, c, cfg)
+	case "catchup":
+		return runCatchup(ctx, c, cfg)
+	case "pty":
+		return runPTY(ctx, c, cfg)
+	case "sessions":
+		return runSessions(ctx, c, cfg)
+	}
+	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions)", cfg.scenario)
+}
+
+func parseFlags(args []string) (config, error) {
+	fs := flag.NewFlagSet("agentdesk-load", flag.ContinueOnError)
+	rawURL := fs.String("url", "", "agentdesk start-up URL, with ?token=")
+	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions")
+	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty)")
+	msgs := fs.String("messages", "10000,100000", "stored message counts (catchup)")
+	sess := fs.String("sessions", "10,100,1000", "cumulative session counts (sessions)")
+	repeat := fs.Int("repeat", 5, "repetitions per size (catchup); the median is reported")
+	pid := fs.Int("pid", 0, "agentdesk's pid, to read its RSS from /proc")
+	ptyBytes := fs.Int("pty-bytes", 100_000_000, "bytes the terminal prints (pty)")
+	dur := fs.Duration("duration", 10*time.Minute, "cap on the whole run")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur}
+	var err error
+	if cfg.base, cfg.token, err = parseURL(*rawURL); err != nil {
+		return config{}, err
+	}
+	for _, l := range []struct {
+		dst *[]int
+		s   string
+	}{{&cfg.tabs, *tabs}, {&cfg.messages, *msgs}, {&cfg.sessions, *sess}} {
+		if *l.dst, err = parseInts(l.s); err != nil {
+			return config{}, err
+		}
+	}
+	return cfg, nil
+}
+
+// parseURL splits the start-up URL into its origin and token and refuses
+// anything but loopback: the tool creates sessions and runs commands.
+func parseURL(raw string) (*url.URL, string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, "", fmt.Errorf("parse --url %q: want http://127.0.0.1:PORT/?token=…", raw)
+	}
+	host := u.Hostname()
+	ip := net.ParseIP(host)
+	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, "", fmt.Errorf("--url host %q: %w", host, ErrNotLoopback)
+	}
+	if u.Scheme != "http" {
+		return nil, "", fmt.Errorf("--url scheme %q: want http", u.Scheme)
+	}
+	token := u.Query().Get("token")
+	if token == "" {
+		return nil, "", errors.New("--url has no ?token=")
+	}
+	return &url.URL{Scheme: u.Scheme, Host: u.Host}, token, nil
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("parse list %q: want positive integers", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# CI regression guard: runs a few Go benchmarks briefly and fails when one
+# is more than 3x slower (ns/op) than .ci/bench-baseline.txt, or when a
+# benchmark named in the baseline did not run. Figures on a shared 2-core
+# machine are noisy; 3x only catches real regressions.
+#   scripts/bench-check.sh            # compare
+#   scripts/bench-check.sh --update   # measure and rewrite the baseline
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+baseline=$root/.ci/bench-baseline.txt
+factor=${BENCH_FACTOR:-3}
+# package | -bench regexp | -benchtime
+suite=(
+  "./persist|^BenchmarkAppendMessages\$/nosync=true|20000x"
+  "./persist|^BenchmarkMessagesAfter10k\$|5x"
+  "./worker/sdk|^BenchmarkPipeline\$/saturated|20000x"
+  "./worker/sdk|^BenchmarkCatchUp10k\$|5x"
+  "./worker/hub|^BenchmarkPublish10\$|200ms"
+  "./worker/markdown|^BenchmarkRender\$|200ms"
+  "./worker/claude|^BenchmarkParseLine\$|200ms"
+  "./worker/gitdiff|^BenchmarkCompute1000Files\$|3x"
+)
+cd "$root"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for entry in "${suite[@]}"; do
+  IFS='|' read -r pkg re bt <<<"$entry"
+  if ! go test -run '^$' -bench "$re" -benchtime "$bt" -count 1 "$pkg" >"$out.raw" 2>&1; then
+    cat "$out.raw" >&2
+    echo "bench-check: go test -bench '$re' $pkg failed" >&2
+    exit 1
+  fi
+  # "BenchmarkX/sub-2  N  123 ns/op ..." -> "pkg BenchmarkX/sub 123"
+  awk -v pkg="$pkg" '/^Benchmark/ { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { n = $1; sub(/-[0-9]+$/, "", n); print pkg, n, $i } }' "$out.raw" >>"$out"
+done
+rm -f "$out.raw"
+if [[ ${1:-} == --update ]]; then
+  { echo "# package benchmark ns/op, measured by scripts/bench-check.sh --update on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load $(cut -d' ' -f1-3 /proc/loadavg)"; cat "$out"; } >"$baseline"
+  cat "$baseline"
+  exit 0
+fi
+[[ -f $baseline ]] || { echo "bench-check: no baseline $baseline (run with --update)" >&2; exit 1; }
+awk -v factor="$factor" '
+  NR == FNR { if ($1 !~ /^#/ && NF == 3) { base[$1 " " $2] = $3; order[++n] = $1 " " $2 } ; next }
+  { got[$1 " " $2] = $3 }
+  END {
+    fail = 0
+    for (i = 1; i <= n; i++) {
+      k = order[i]
+      if (!(k in got)) { printf "FAIL %s: missing (did not run; renamed or removed? update .ci/bench-baseline.txt)\n", k; fail = 1; continue }
+      r = got[k] / base[k]
+      st = r > factor ? "FAIL" : "ok  "
+      if (r > factor) fail = 1
+      printf "%s %s: %.0f ns/op, baseline %.0f (%.2fx, limit %sx)\n", st, k, got[k], base[k], r, factor
+    }
+    exit fail
+  }' "$baseline" "$out"
