@@ -71,14 +71,16 @@ func run(args []string) error {
 		return runPTY(ctx, c, cfg)
 	case "sessions":
 		return runSessions(ctx, c, cfg)
+	case "echo":
+		return runEcho(ctx, c, cfg)
 	}
-	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions)", cfg.scenario)
+	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo)", cfg.scenario)
 }
 
 func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("agentdesk-load", flag.ContinueOnError)
 	rawURL := fs.String("url", "", "agentdesk start-up URL, with ?token=")
-	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions")
+	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo")
 	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty)")
 	msgs := fs.String("messages", "10000,100000", "stored message counts (catchup)")
 	sess := fs.String("sessions", "10,100,1000", "cumulative session counts (sessions)")
