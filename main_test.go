@@ -51,8 +51,14 @@ var urlLine = regexp.MustCompile(`(http://[^/\s]+)/\?token=([0-9a-f]+)`)
 // start runs agentdesk on a free loopback port and waits for its start-up line.
 func start(t *testing.T, dataDir string, extra ...string) *proc {
 	t.Helper()
-	args := append([]string{"--addr", "127.0.0.1:0", "--data-dir", dataDir}, extra...)
-	cmd := exec.Command(binPath, args...)
+	return startVia(t, nil, dataDir, extra...)
+}
+
+// startVia is start with the binary run by a wrapper command (nil: none).
+func startVia(t *testing.T, wrapper []string, dataDir string, extra ...string) *proc {
+	t.Helper()
+	args := append(append(wrapper, binPath, "--addr", "127.0.0.1:0", "--data-dir", dataDir), extra...)
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "SHELL=/bin/sh")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

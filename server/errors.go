@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"syscall"
 
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/labstack/echo/v4"
@@ -47,9 +48,29 @@ func fromDomain(err error) *apiError {
 	case errors.Is(err, worker.ErrInvalid), errors.Is(err, worker.ErrUnsupported):
 		return newError(http.StatusBadRequest, "invalid_field", err.Error())
 	}
+	if e := storageError(err); e != nil {
+		e.Internal = err
+		return e
+	}
 	e := newError(http.StatusInternalServerError, "internal", "internal error; see the server log")
 	e.Internal = err
 	return e
+}
+
+// storageError answers a write the disk refused: full (507) or read-only
+// (503). The text is matched too because bbolt formats a failed file resize
+// with %s, dropping the errno from the chain.
+func storageError(err error) *apiError {
+	is := func(errno syscall.Errno) bool {
+		return errors.Is(err, errno) || strings.Contains(err.Error(), errno.Error())
+	}
+	switch {
+	case is(syscall.ENOSPC), is(syscall.EFBIG), is(syscall.EDQUOT):
+		return newError(http.StatusInsufficientStorage, "storage_full", "the disk is full: the data could not be saved; free some space and try again")
+	case is(syscall.EROFS):
+		return newError(http.StatusServiceUnavailable, "storage_unavailable", "the data directory is read-only: the data could not be saved")
+	}
+	return nil
 }
 
 // errorHandler writes every error as {"error","code"} and logs internals.

@@ -1,0 +1,83 @@
+//go:build linux
+
+package server
+
+import (
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestStorageErrorAnswers makes the database file unable to grow
+// (RLIMIT_FSIZE, the failure a full disk gives), then lifts the limit: a
+// create while the disk is full answers 507 storage_full and creates
+// nothing, and the same create succeeds once there is room again, without a
+// restart. The real binary on a full disk: TestDiskFull (main_test).
+func TestStorageErrorAnswers(t *testing.T) {
+	e := newEnv(t, nil)
+	before := e.createSession(t.TempDir())
+	fi, err := os.Stat(filepath.Join(e.dir, "agentdesk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore := limitFileSize(t, fi.Size())
+	// Sessions fill the free pages; then a commit must grow the file.
+	var a answer
+	n := 1
+	for range 1000 {
+		a = e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir(), "agent": "none", "title": string(make([]byte, 200))})
+		if a.status != http.StatusCreated {
+			break
+		}
+		n++
+	}
+	restore()
+	if a.status != http.StatusInsufficientStorage || a.errCode(t) != "storage_full" {
+		t.Fatalf("create on a full disk: %d %s", a.status, a.body)
+	}
+	if got := len(e.mgr.Sessions()); got != n {
+		t.Fatalf("%d sessions after the failed create, want %d", got, n)
+	}
+	if a := e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir(), "agent": "none"}); a.status != http.StatusCreated {
+		t.Fatalf("create once there is room again: %d %s", a.status, a.body)
+	}
+	n++
+	e.restart()
+	if got := len(e.mgr.Sessions()); got != n {
+		t.Fatalf("%d sessions after a restart, want %d", got, n)
+	}
+	if a := e.do("GET", "/api/sessions/"+before.ID, nil); a.status != http.StatusOK {
+		t.Fatalf("first session after a restart: %d", a.status)
+	}
+}
+
+// limitFileSize caps the size of files this process writes; writes beyond
+// fail with EFBIG, and SIGXFSZ, which would kill the process, is ignored
+// meanwhile.
+func limitFileSize(t *testing.T, size int64) (restore func()) {
+	t.Helper()
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	signal.Ignore(syscall.SIGXFSZ)
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: uint64(size), Max: old.Max}); err != nil {
+		t.Fatal(err)
+	}
+	done := false
+	restore = func() {
+		if done {
+			return
+		}
+		done = true
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+			t.Fatal(err)
+		}
+		signal.Reset(syscall.SIGXFSZ)
+	}
+	t.Cleanup(restore)
+	return restore
+}
