@@ -144,7 +144,17 @@ func TestTokenFileAndStartupLine(t *testing.T) {
 	if code, _ := p.api(t, "GET", "/api/sessions", ""); code != 200 {
 		t.Fatalf("token does not authenticate: %d", code)
 	}
+	// Logging in through the URL, a failed request and a bad login leave no
+	// token in the server's log.
+	for _, path := range []string{"/?token=" + p.token, "/?token=" + p.token + "0", "/api/nope?token=" + p.token} {
+		p.api(t, "GET", path, "")
+	}
+	p.api(t, "POST", "/api/login", `{"token":"`+p.token+`x"}`)
+	p.api(t, "POST", "/api/sessions", `{"cwd":"relative/`+p.token+`"}`)
 	p.stop(t, syscall.SIGINT)
+	if strings.Contains(p.stderr.String(), p.token) {
+		t.Fatalf("the token is in the server's log:\n%s", p.stderr)
+	}
 	// The same token comes back after a restart.
 	if p2 := start(t, data); p2.token != p.token {
 		t.Fatalf("token changed across restarts")
