@@ -9,8 +9,9 @@ import (
 
 // Keys inside a worker's bucket in "output".
 var (
-	kMeta   = []byte("m") // start|end, big-endian u64 each
-	kChunks = []byte("c") // bucket: chunk start offset → bytes
+	kMeta     = []byte("m") // start|end, big-endian u64 each
+	kChunks   = []byte("c") // bucket: chunk start offset → bytes
+	kReserved = []byte("r") // offsets handed out live, maybe not yet stored
 )
 
 // Chunk sizes. Chunks are at most maxChunk (or an eighth of the cap, when
@@ -30,13 +31,17 @@ func chunkMaxFor(cap int64) int {
 // stored range when the pass first touched the worker, plus the new bytes.
 type pendingOutput struct {
 	start, end int64    // stored range
+	reserved   int64    // the stored reservation (see ReserveOutput)
 	parts      [][]byte // appended data in order; each is the store's own copy
 	n          int64    // total length of parts
 }
 
 // AppendOutput queues data, which starts at absolute offset off, for the
 // output of workerID. off must equal the current end (queued appends
-// included), or the result is ErrOffset. data is copied, so the caller may
+// included), or, for the first append of a commit, lie beyond it but
+// within the reservation (ReserveOutput): a writer that resumed at
+// OutputNext after a crash, or whose earlier append failed. The bytes in
+// between were never stored and read as dropped. Any other off is ErrOffset. data is copied, so the caller may
 // reuse it at once. Appends to one worker inside one commit are merged into
 // one chunk. When the stored size exceeds the cap, the oldest chunks are
 // dropped: the start moves forward and offsets are never reused. The
@@ -57,6 +62,9 @@ func (s *Store) AppendOutput(workerID string, off int64, data []byte) <-chan err
 // appendOutput only records data in the pass; flushOutput writes it.
 func (w *wtx) appendOutput(workerID string, off int64, data []byte) error {
 	p := w.pending(workerID)
+	if p.n == 0 && off > p.end && off <= p.reserved {
+		p.end = off // a gap: see AppendOutput
+	}
 	if off != p.end+p.n {
 		return fmt.Errorf("offset %d, end %d: %w", off, p.end+p.n, ErrOffset)
 	}
@@ -74,6 +82,9 @@ func (w *wtx) pending(workerID string) *pendingOutput {
 	p := &pendingOutput{}
 	if wb := w.tx.Bucket(bOutput).Bucket([]byte(workerID)); wb != nil {
 		p.start, p.end = readMeta(wb)
+		if r := wb.Get(kReserved); len(r) == 8 {
+			p.reserved = int64(getU64(r))
+		}
 	}
 	if w.out == nil {
 		w.out = make(map[string]*pendingOutput)
@@ -138,7 +149,7 @@ func (w *wtx) writeOutput(id []byte, p *pendingOutput) error {
 // putChunks stores data, which starts at offset off, first topping up a
 // small tail chunk, then in chunks of at most chunkMax.
 func (w *wtx) putChunks(chunks *bolt.Bucket, off int64, data []byte) error {
-	if k, v := chunks.Cursor().Last(); k != nil && len(v) < min(mergeBelow, w.s.chunkMax) {
+	if k, v := chunks.Cursor().Last(); k != nil && len(v) < min(mergeBelow, w.s.chunkMax) && int64(getU64(k))+int64(len(v)) == off {
 		n := min(w.s.chunkMax-len(v), len(data))
 		merged := append(append(make([]byte, 0, len(v)+n), v...), data[:n]...)
 		if err := chunks.Put(k, merged); err != nil {
@@ -207,7 +218,7 @@ func (s *Store) ReadOutput(workerID string, from int64, maxBytes int) ([]byte, i
 		if maxBytes <= 0 {
 			return nil
 		}
-		out = readChunks(wb.Bucket(kChunks), from, int(min(int64(maxBytes), end-from)))
+		out, from = readChunks(wb.Bucket(kChunks), from, int(min(int64(maxBytes), end-from)))
 		return nil
 	})
 	if err != nil {
@@ -216,8 +227,10 @@ func (s *Store) ReadOutput(workerID string, from int64, maxBytes int) ([]byte, i
 	return out, from, nil
 }
 
-// readChunks copies n bytes starting at from, which lies inside the stored range.
-func readChunks(chunks *bolt.Bucket, from int64, n int) []byte {
+// readChunks copies up to n bytes starting at from, which lies inside the
+// stored range, and returns where they start: later than from when from
+// falls in a gap left by a crash.
+func readChunks(chunks *bolt.Bucket, from int64, n int) ([]byte, int64) {
 	out := make([]byte, 0, n)
 	c := chunks.Cursor()
 	// The chunk holding from is the one with the greatest key <= from.
@@ -229,12 +242,63 @@ func readChunks(chunks *bolt.Bucket, from int64, n int) []byte {
 		k, v = c.Prev()
 	}
 	for ; k != nil && len(out) < n; k, v = c.Next() {
-		skip := max(0, from-int64(getU64(k)))
+		at := int64(getU64(k))
+		if len(out) > 0 && at != from+int64(len(out)) {
+			break // another gap: the caller reads on from there
+		}
+		skip := max(0, from-at)
 		if skip >= int64(len(v)) {
 			continue
+		}
+		if len(out) == 0 {
+			from = at + skip
 		}
 		v = v[skip:]
 		out = append(out, v[:min(len(v), n-len(out))]...)
 	}
-	return out
+	return out, from
+}
+
+// ReserveOutput records that offsets up to upTo may have been shown to
+// clients before their bytes are stored. After a crash, OutputNext
+// continues past them, so an offset a client saw is never reused. It
+// returns once committed. A writer that closes cleanly gives back what it
+// did not use by reserving up to its end.
+func (s *Store) ReserveOutput(workerID string, upTo int64) error {
+	if workerID == "" || upTo < 0 {
+		return fmt.Errorf("reserve output of %q to %d: %w", workerID, upTo, ErrInvalid)
+	}
+	err := s.do(func(w *wtx) error {
+		wb, err := w.tx.Bucket(bOutput).CreateBucketIfNotExists([]byte(workerID))
+		if err != nil {
+			return err
+		}
+		if p, ok := w.out[workerID]; ok {
+			p.reserved = upTo
+		}
+		return wb.Put(kReserved, u64(uint64(upTo)))
+	})
+	if err != nil {
+		return fmt.Errorf("reserve output of %s: %w", workerID, err)
+	}
+	return nil
+}
+
+// OutputNext returns the offset where new output of workerID must start:
+// the stored end, or the reservation when a crash left it beyond the end.
+func (s *Store) OutputNext(workerID string) (int64, error) {
+	var next int64
+	err := s.view(func(tx *bolt.Tx) error {
+		if wb := tx.Bucket(bOutput).Bucket([]byte(workerID)); wb != nil {
+			_, next = readMeta(wb)
+			if r := wb.Get(kReserved); len(r) == 8 {
+				next = max(next, int64(getU64(r)))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("output next of %s: %w", workerID, err)
+	}
+	return next, nil
 }

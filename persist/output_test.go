@@ -221,3 +221,43 @@ func TestOutputBufferIsCopied(t *testing.T) {
 		t.Errorf("output = %q", data)
 	}
 }
+
+// TestOutputGapAfterCrash: a writer that showed offsets it never stored
+// reserved them first; the next writer starts past the reservation, and
+// reads treat the hole as dropped bytes.
+func TestOutputGapAfterCrash(t *testing.T) {
+	s := newStore(t)
+	mustWait(t, s.AppendOutput("w", 0, []byte("0123456789")))
+	if err := s.ReserveOutput("w", 20); err != nil {
+		t.Fatal(err)
+	}
+	// Bytes 10..15 were published live, then the process died.
+	next, err := s.OutputNext("w")
+	if err != nil || next != 20 {
+		t.Fatalf("next = %d, %v; want 20", next, err)
+	}
+	if err := wait(t, s.AppendOutput("w", 25, []byte("x"))); !errors.Is(err, ErrOffset) {
+		t.Fatalf("append beyond the reservation: %v", err)
+	}
+	mustWait(t, s.AppendOutput("w", 20, []byte("abc")))
+	mustWait(t, s.AppendOutput("w", 23, []byte("de")))
+	data, at, err := s.ReadOutput("w", 5, 100)
+	if err != nil || string(data) != "56789" || at != 5 {
+		t.Fatalf("read before the gap: %q at %d, %v", data, at, err)
+	}
+	data, at, err = s.ReadOutput("w", 12, 100)
+	if err != nil || string(data) != "abcde" || at != 20 {
+		t.Fatalf("read from inside the gap: %q at %d, %v; want abcde at 20", data, at, err)
+	}
+	if _, end, _ := s.OutputRange("w"); end != 25 {
+		t.Fatalf("end = %d, want 25", end)
+	}
+	// A clean close gives the reservation back: the next writer continues
+	// at the end.
+	if err := s.ReserveOutput("w", 25); err != nil {
+		t.Fatal(err)
+	}
+	if next, _ := s.OutputNext("w"); next != 25 {
+		t.Fatalf("next after release = %d, want 25", next)
+	}
+}

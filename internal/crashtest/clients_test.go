@@ -161,8 +161,20 @@ func (r *termRecorder) frame(typ websocket.MessageType, data []byte) {
 			Type   string
 			Offset int64
 		}
-		if json.Unmarshal(data, &f) == nil && f.Type == "history-end" && r.historyEnd < 0 {
+		if json.Unmarshal(data, &f) != nil {
+			return
+		}
+		switch {
+		case f.Type == "history-end" && r.historyEnd < 0:
 			r.historyEnd = f.Offset
+		case f.Type == "truncated" && f.Offset >= r.end:
+			// Output resumes later: bytes lost in a crash left a hole.
+			if r.first < 0 {
+				r.first = f.Offset
+			}
+			r.end = f.Offset
+		case f.Type == "truncated":
+			r.fail(fmt.Errorf("truncated at %d goes back before %d", f.Offset, r.end))
 		}
 		return
 	}

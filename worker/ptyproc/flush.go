@@ -85,13 +85,17 @@ func (l *Log) flush() {
 	}
 }
 
-// drain stores what is left and waits for every commit.
+// drain stores what is left, waits for every commit, and gives back the
+// unused reservation: after a clean close the next Log continues at the end.
 func (l *Log) drain() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.submitLocked(false)
 	for len(l.pending) > 0 {
 		l.recordLocked(<-l.pending[0])
+	}
+	if l.reserved > l.end {
+		l.reserveLocked(l.end)
 	}
 }
 

@@ -31,7 +31,21 @@ type Store interface {
 	ReadOutput(workerID string, from int64, max int) ([]byte, int64, error)
 	// Barrier completes once everything queued before it is committed.
 	Barrier() <-chan error
+	// ReserveOutput records, committed, that offsets up to upTo may be
+	// shown before they are stored.
+	ReserveOutput(workerID string, upTo int64) error
+	// OutputNext is where new output starts: past the stored end and past
+	// any reservation a crash left behind.
+	OutputNext(workerID string) (int64, error)
 }
+
+// reserveStep is how far ahead of the live end offsets are reserved: live
+// frames go out before their bytes are stored, and after a crash a new Log
+// starts past the reservation, so no offset a client saw is ever reused.
+// It costs one committed write per step of output (about 1 ms per MiB), and
+// a crash leaves a hole of at most one step, which counts against the
+// output cap like stored bytes.
+const reserveStep = 1 << 20
 
 // headerLen is the size of a binary frame's offset header.
 const headerLen = 8
@@ -55,13 +69,14 @@ type Log struct {
 	quit  chan struct{} // closed by Close
 	wg    sync.WaitGroup
 
-	mu      sync.Mutex
-	end     int64
-	tail    []hub.Frame
-	buf     []byte         // output not yet handed to the store, ending at end
-	pending []<-chan error // appends handed to the store, not yet committed
-	err     error          // first storage error seen
-	closed  bool
+	mu       sync.Mutex
+	end      int64
+	reserved int64 // offsets below it are safe to publish before storing
+	tail     []hub.Frame
+	buf      []byte         // output not yet handed to the store, ending at end
+	pending  []<-chan error // appends handed to the store, not yet committed
+	err      error          // first storage error seen
+	closed   bool
 }
 
 // OpenLog opens workerID's output log in store. It waits for writes already
@@ -71,12 +86,12 @@ func OpenLog(store Store, workerID string) (*Log, error) {
 	if err := <-store.Barrier(); err != nil {
 		return nil, fmt.Errorf("open output log: %w", err)
 	}
-	_, end, err := store.OutputRange(workerID)
+	end, err := store.OutputNext(workerID)
 	if err != nil {
 		return nil, fmt.Errorf("open output log: %w", err)
 	}
 	l := &Log{
-		store: store, id: workerID, hub: hub.New(uint64(end)), end: end,
+		store: store, id: workerID, hub: hub.New(uint64(end)), end: end, reserved: end,
 		kick: make(chan struct{}, 1), quit: make(chan struct{}),
 	}
 	l.wg.Go(l.flush)
@@ -102,6 +117,9 @@ func (l *Log) Write(p []byte) (int, error) {
 	}
 	binary.BigEndian.PutUint64(frame, uint64(l.end))
 	l.end += int64(len(p))
+	if l.end > l.reserved {
+		l.reserveLocked(l.end + reserveStep)
+	}
 	l.hub.Publish(uint64(l.end), hub.Frame{Binary: true, Data: frame})
 	first := len(l.buf) == 0
 	l.buf = append(l.buf, p...)
@@ -115,6 +133,15 @@ func (l *Log) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// reserveLocked moves the reservation to upTo. A failure is recorded
+// like a failed append; output goes on.
+func (l *Log) reserveLocked(upTo int64) {
+	if err := l.store.ReserveOutput(l.id, upTo); err != nil && l.err == nil {
+		l.err = fmt.Errorf("reserve output: %w", err)
+	}
+	l.reserved = upTo
 }
 
 // End returns the offset just past the last byte written.
