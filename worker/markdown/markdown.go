@@ -90,6 +90,14 @@ const maxPooled = 256 << 10
 
 // Render converts markdown to sanitized HTML. It is safe for concurrent use.
 func Render(src string) (string, error) {
+	if out, ok := plainHTML(src); ok {
+		return out, nil
+	}
+	return renderGoldmark(src)
+}
+
+// renderGoldmark is Render without the plain-text fast path.
+func renderGoldmark(src string) (string, error) {
 	rb := bufs.Get().(*renderBuf)
 	rb.b.Reset()
 	rb.w.Reset(&rb.b)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
@@ -88,7 +90,8 @@ type assistantLine struct {
 }
 
 // renderHTML returns {"<content index>":"<html>"} for the text blocks of
-// an assistant line, or nil when it has none.
+// an assistant line, or nil when it has none. The bytes are those of
+// json.Marshal of a map[string]string.
 func renderHTML(raw []byte) ([]byte, error) {
 	// A text block holds the string "text" (its type), however the JSON is
 	// spaced; tool_use and thinking lines usually do not, and skip the
@@ -96,28 +99,61 @@ func renderHTML(raw []byte) ([]byte, error) {
 	if !bytes.Contains(raw, []byte(`"text"`)) {
 		return nil, nil
 	}
+	blocks, ok := textBlocks(raw)
+	if !ok {
+		var err error
+		if blocks, err = decodeTextBlocks(raw); err != nil {
+			return nil, err
+		}
+	}
+	if len(blocks) == 0 {
+		return nil, nil
+	}
+	// Map keys are marshalled in string order ("10" before "2").
+	keys := make([]string, len(blocks))
+	for i, c := range blocks {
+		keys[i] = strconv.Itoa(c.index)
+	}
+	if len(blocks) > 1 {
+		slices.SortFunc(blocks, func(a, b textBlock) int {
+			return strings.Compare(strconv.Itoa(a.index), strconv.Itoa(b.index))
+		})
+		slices.Sort(keys)
+	}
+	out := []byte{'{'}
+	for i, c := range blocks {
+		h, err := markdown.Render(c.text)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(h)
+		if err != nil {
+			return nil, fmt.Errorf("encode html: %w", err)
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = append(out, keys[i]...)
+		out = append(out, '"', ':')
+		out = append(out, v...)
+	}
+	return append(out, '}'), nil
+}
+
+// decodeTextBlocks is the slow, general way to textBlocks' answer.
+func decodeTextBlocks(raw []byte) ([]textBlock, error) {
 	var a assistantLine
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("decode assistant line: %w", err)
 	}
-	var out map[string]string
+	var blocks []textBlock
 	for i, c := range a.Message.Content {
-		if c.Type != "text" || c.Text == "" {
-			continue
+		if c.Type == "text" && c.Text != "" {
+			blocks = append(blocks, textBlock{index: i, text: c.Text})
 		}
-		h, err := markdown.Render(c.Text)
-		if err != nil {
-			return nil, err
-		}
-		if out == nil {
-			out = make(map[string]string, 1)
-		}
-		out[strconv.Itoa(i)] = h
 	}
-	if out == nil {
-		return nil, nil
-	}
-	return json.Marshal(out)
+	return blocks, nil
 }
 
 // userLine is the user message agentdesk stores for what a person typed,

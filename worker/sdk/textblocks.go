@@ -1,0 +1,230 @@
+package sdk
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// A narrow JSON walk for renderHTML. json.Unmarshal of an assistant line
+// into assistantLine costs a reflection-driven decode of the whole line
+// (about a sixth of the pipeline's CPU); textBlocks validates the line by
+// the same grammar but only looks at message.content[].type and .text.
+// Whenever the line is not exactly the shape it understands (a key that
+// encoding/json would fold onto a wanted field, a duplicate, an unexpected
+// type, deep nesting), it reports !ok and the caller decodes with
+// encoding/json, so the result is always what json.Unmarshal gives.
+// TestTextBlocksMatchesUnmarshal and FuzzTextBlocks check that.
+
+// maxScanDepth is far below encoding/json's limit: deeper lines take the
+// slow path, which applies the real limit.
+const maxScanDepth = 512
+
+// textBlock is one text block of an assistant line: its index in
+// message.content and its (non-empty) text.
+type textBlock struct {
+	index int
+	text  string
+}
+
+// jscan is a strict JSON scanner over b. Not safe for concurrent use.
+type jscan struct {
+	b []byte
+	i int
+}
+
+// textBlocks returns the non-empty text blocks of an assistant line, and
+// false when it cannot decide exactly as encoding/json would.
+func textBlocks(raw []byte) ([]textBlock, bool) {
+	s := jscan{b: raw}
+	var blocks []textBlock
+	seen := false
+	ok := s.members(1, func(key []byte) (bool, bool) {
+		if !s.wanted(key, "message", &seen) {
+			return false, s.plainKey(key, "message")
+		}
+		if !s.at('{') {
+			return true, false
+		}
+		var inner bool
+		blocks, inner = s.message()
+		return true, inner
+	})
+	if !ok {
+		return nil, false
+	}
+	s.ws()
+	return blocks, s.i == len(s.b)
+}
+
+// message walks the object at s.i, returning the text blocks of its
+// "content" array.
+func (s *jscan) message() ([]textBlock, bool) {
+	var blocks []textBlock
+	seen := false
+	ok := s.members(2, func(key []byte) (bool, bool) {
+		if !s.wanted(key, "content", &seen) {
+			return false, s.plainKey(key, "content")
+		}
+		if !s.at('[') {
+			return true, false
+		}
+		var inner bool
+		blocks, inner = s.content()
+		return true, inner
+	})
+	return blocks, ok
+}
+
+// content walks the array at s.i, whose elements must be objects.
+func (s *jscan) content() ([]textBlock, bool) {
+	var blocks []textBlock
+	s.i++ // '['
+	s.ws()
+	if s.at(']') {
+		s.i++
+		return nil, true
+	}
+	for n := 0; ; n++ {
+		s.ws()
+		if !s.at('{') {
+			return nil, false
+		}
+		typ, text, ok := s.block()
+		if !ok {
+			return nil, false
+		}
+		if typ == "text" && text != "" {
+			blocks = append(blocks, textBlock{index: n, text: text})
+		}
+		more, ok := s.sep(']')
+		if !ok {
+			return nil, false
+		}
+		if !more {
+			return blocks, true
+		}
+	}
+}
+
+// block walks one content element, returning its type and text strings.
+func (s *jscan) block() (typ, text string, ok bool) {
+	var rawType, rawText []byte
+	var seenType, seenText bool
+	ok = s.members(4, func(key []byte) (bool, bool) {
+		dst := &rawType
+		switch {
+		case s.wanted(key, "type", &seenType):
+		case s.wanted(key, "text", &seenText):
+			dst = &rawText
+		default:
+			return false, s.plainKey(key, "type") && s.plainKey(key, "text")
+		}
+		v := s.i
+		if !s.at('"') || !s.str() {
+			return true, false
+		}
+		*dst = s.b[v:s.i]
+		return true, true
+	})
+	if !ok || !seenType {
+		return "", "", ok
+	}
+	if typ, ok = unquoteJSON(rawType); !ok || typ != "text" || !seenText {
+		return typ, "", ok
+	}
+	text, ok = unquoteJSON(rawText)
+	return typ, text, ok
+}
+
+// members walks the object at s.i. For each member, field is called with
+// the raw key and s.i at the value; it reports whether it consumed the
+// value (else it is skipped) and whether the walk may go on.
+func (s *jscan) members(depth int, field func(key []byte) (used, ok bool)) bool {
+	if depth > maxScanDepth || !s.at('{') {
+		return false
+	}
+	s.i++
+	s.ws()
+	if s.at('}') {
+		s.i++
+		return true
+	}
+	for {
+		s.ws()
+		k := s.i
+		if !s.at('"') || !s.str() {
+			return false
+		}
+		key := s.b[k:s.i]
+		s.ws()
+		if !s.at(':') {
+			return false
+		}
+		s.i++
+		s.ws()
+		used, ok := field(key)
+		if !ok || !used && !s.value(depth) {
+			return false
+		}
+		more, ok := s.sep('}')
+		if !more {
+			return ok
+		}
+	}
+}
+
+// wanted reports whether key is exactly name, the first time; a second
+// time it reports false and plainKey then fails the walk.
+func (s *jscan) wanted(key []byte, name string, seen *bool) bool {
+	if len(key) != len(name)+2 || string(key[1:len(key)-1]) != name {
+		return false
+	}
+	if *seen {
+		*seen = false // a duplicate: make plainKey refuse
+		return false
+	}
+	*seen = true
+	return true
+}
+
+// plainKey reports whether encoding/json surely would not match key to
+// the field name: no escapes, ASCII, and not name in another case.
+func (s *jscan) plainKey(key []byte, name string) bool {
+	in := key[1 : len(key)-1]
+	for _, c := range in {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return !strings.EqualFold(string(in), name)
+}
+
+func (s *jscan) at(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
+
+func (s *jscan) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// unquoteJSON returns the string a raw JSON string holds. Plain strings
+// are sliced; escapes and invalid UTF-8 go through encoding/json so the
+// result is exactly what it would give.
+func unquoteJSON(raw []byte) (string, bool) {
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var str string
+	if json.Unmarshal(raw, &str) != nil {
+		return "", false
+	}
+	return str, true
+}
