@@ -1,10 +1,10 @@
 package sdk
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/internal/jsonscan"
 )
 
 // A narrow JSON walk for renderHTML. json.Unmarshal of an assistant line
@@ -28,23 +28,21 @@ type textBlock struct {
 	text  string
 }
 
-// jscan is a strict JSON scanner over b. Not safe for concurrent use.
-type jscan struct {
-	b []byte
-	i int
-}
+// jscan is the JSON scanner with the walk of this file. Not safe for
+// concurrent use.
+type jscan struct{ jsonscan.Scanner }
 
 // textBlocks returns the non-empty text blocks of an assistant line, and
 // false when it cannot decide exactly as encoding/json would.
 func textBlocks(raw []byte) ([]textBlock, bool) {
-	s := jscan{b: raw}
+	s := jscan{jsonscan.Scanner{B: raw, MaxDepth: maxScanDepth}}
 	var blocks []textBlock
 	seen := false
-	ok := s.members(1, func(key []byte) (bool, bool) {
+	ok := s.Members(1, func(key []byte) (bool, bool) {
 		if !s.wanted(key, "message", &seen) {
 			return false, s.plainKey(key, "message")
 		}
-		if !s.at('{') {
+		if !s.At('{') {
 			return true, false
 		}
 		var inner bool
@@ -54,20 +52,20 @@ func textBlocks(raw []byte) ([]textBlock, bool) {
 	if !ok {
 		return nil, false
 	}
-	s.ws()
-	return blocks, s.i == len(s.b)
+	s.WS()
+	return blocks, s.I == len(s.B)
 }
 
-// message walks the object at s.i, returning the text blocks of its
+// message walks the object at s.I, returning the text blocks of its
 // "content" array.
 func (s *jscan) message() ([]textBlock, bool) {
 	var blocks []textBlock
 	seen := false
-	ok := s.members(2, func(key []byte) (bool, bool) {
+	ok := s.Members(2, func(key []byte) (bool, bool) {
 		if !s.wanted(key, "content", &seen) {
 			return false, s.plainKey(key, "content")
 		}
-		if !s.at('[') {
+		if !s.At('[') {
 			return true, false
 		}
 		var inner bool
@@ -77,18 +75,18 @@ func (s *jscan) message() ([]textBlock, bool) {
 	return blocks, ok
 }
 
-// content walks the array at s.i, whose elements must be objects.
+// content walks the array at s.I, whose elements must be objects.
 func (s *jscan) content() ([]textBlock, bool) {
 	var blocks []textBlock
-	s.i++ // '['
-	s.ws()
-	if s.at(']') {
-		s.i++
+	s.I++ // '['
+	s.WS()
+	if s.At(']') {
+		s.I++
 		return nil, true
 	}
 	for n := 0; ; n++ {
-		s.ws()
-		if !s.at('{') {
+		s.WS()
+		if !s.At('{') {
 			return nil, false
 		}
 		typ, text, ok := s.block()
@@ -98,7 +96,7 @@ func (s *jscan) content() ([]textBlock, bool) {
 		if typ == "text" && text != "" {
 			blocks = append(blocks, textBlock{index: n, text: text})
 		}
-		more, ok := s.sep(']')
+		more, ok := s.Sep(']')
 		if !ok {
 			return nil, false
 		}
@@ -112,7 +110,7 @@ func (s *jscan) content() ([]textBlock, bool) {
 func (s *jscan) block() (typ, text string, ok bool) {
 	var rawType, rawText []byte
 	var seenType, seenText bool
-	ok = s.members(4, func(key []byte) (bool, bool) {
+	ok = s.Members(4, func(key []byte) (bool, bool) {
 		dst := &rawType
 		switch {
 		case s.wanted(key, "type", &seenType):
@@ -121,58 +119,21 @@ func (s *jscan) block() (typ, text string, ok bool) {
 		default:
 			return false, s.plainKey(key, "type") && s.plainKey(key, "text")
 		}
-		v := s.i
-		if !s.at('"') || !s.str() {
+		v := s.I
+		if !s.At('"') || !s.Str() {
 			return true, false
 		}
-		*dst = s.b[v:s.i]
+		*dst = s.B[v:s.I]
 		return true, true
 	})
 	if !ok || !seenType {
 		return "", "", ok
 	}
-	if typ, ok = unquoteJSON(rawType); !ok || typ != "text" || !seenText {
+	if typ, ok = jsonscan.Unquote(rawType); !ok || typ != "text" || !seenText {
 		return typ, "", ok
 	}
-	text, ok = unquoteJSON(rawText)
+	text, ok = jsonscan.Unquote(rawText)
 	return typ, text, ok
-}
-
-// members walks the object at s.i. For each member, field is called with
-// the raw key and s.i at the value; it reports whether it consumed the
-// value (else it is skipped) and whether the walk may go on.
-func (s *jscan) members(depth int, field func(key []byte) (used, ok bool)) bool {
-	if depth > maxScanDepth || !s.at('{') {
-		return false
-	}
-	s.i++
-	s.ws()
-	if s.at('}') {
-		s.i++
-		return true
-	}
-	for {
-		s.ws()
-		k := s.i
-		if !s.at('"') || !s.str() {
-			return false
-		}
-		key := s.b[k:s.i]
-		s.ws()
-		if !s.at(':') {
-			return false
-		}
-		s.i++
-		s.ws()
-		used, ok := field(key)
-		if !ok || !used && !s.value(depth) {
-			return false
-		}
-		more, ok := s.sep('}')
-		if !more {
-			return ok
-		}
-	}
 }
 
 // wanted reports whether key is exactly name, the first time; a second
@@ -199,32 +160,4 @@ func (s *jscan) plainKey(key []byte, name string) bool {
 		}
 	}
 	return !strings.EqualFold(string(in), name)
-}
-
-func (s *jscan) at(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
-
-func (s *jscan) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// unquoteJSON returns the string a raw JSON string holds. Plain strings
-// are sliced; escapes and invalid UTF-8 go through encoding/json so the
-// result is exactly what it would give.
-func unquoteJSON(raw []byte) (string, bool) {
-	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner), true
-	}
-	var str string
-	if json.Unmarshal(raw, &str) != nil {
-		return "", false
-	}
-	return str, true
 }
