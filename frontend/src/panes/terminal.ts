@@ -21,7 +21,6 @@ import { registerPane, type Pane, type PaneContext } from './registry';
 import { terminalOptions } from './terminal-theme';
 
 /** Longest wait for a worker to leave "starting" before connecting anyway. */
-const startWaitMs = 3000;
 /** Input typed before the socket opens is kept up to this many characters. */
 const maxPending = 4096;
 const droppedLine = '\x1b[2m[older output dropped]\x1b[22m\r\n';
@@ -42,8 +41,6 @@ class TerminalPane implements Pane {
   /** Replayed chunks handed to xterm and not parsed yet: onData meanwhile is an automatic reply. */
   private replayWrites = 0;
   private exited = false;
-  private startTimer: number | undefined;
-  private startWaited = false;
   private pending = '';
   private lastExit: { code: number | null; signal: string | number | null } = { code: null, signal: null };
   private worker: Worker;
@@ -110,7 +107,6 @@ class TerminalPane implements Pane {
 
   dispose(): void {
     cancelAnimationFrame(this.fitFrame);
-    window.clearTimeout(this.startTimer);
     this.resizeObs?.disconnect();
     this.socket?.dispose();
     this.term.dispose();
@@ -126,23 +122,11 @@ class TerminalPane implements Pane {
   }
 
   /**
-   * Opens the worker socket once the worker has left "starting": the server
-   * refuses (409) sockets to a worker whose process is still being started.
-   * A fallback timer covers a status update that never comes.
+   * Opens the worker socket. A worker that is still starting is fine: the
+   * server holds the upgrade until its runtime is ready.
    */
   private maybeConnect(): void {
-    if (this.socket !== null) return;
-    if (this.worker.status !== 'starting' || this.startWaited) {
-      window.clearTimeout(this.startTimer);
-      this.connect();
-      return;
-    }
-    if (this.startTimer === undefined) {
-      this.startTimer = window.setTimeout(() => {
-        this.startWaited = true;
-        if (this.resizeObs !== null) this.maybeConnect();
-      }, startWaitMs);
-    }
+    if (this.socket === null) this.connect();
   }
 
   private connect(): void {

@@ -15,7 +15,6 @@ import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 
 /** Longest wait for a worker to leave "starting" before connecting anyway. */
-const startWaitMs = 3000;
 /** Rendering time per frame; the rest of the frame stays free for input. */
 const frameBudgetMs = 8;
 
@@ -42,8 +41,6 @@ export class ChatPane implements Pane {
   private visible = false;
   private frame = 0;
   private timer: number | undefined;
-  private startTimer: number | undefined;
-  private startWaited = false;
   private sweepOnActivity = false;
   private socketState: SocketState = 'connecting';
 
@@ -114,7 +111,6 @@ export class ChatPane implements Pane {
   dispose(): void {
     cancelAnimationFrame(this.frame);
     window.clearTimeout(this.timer);
-    window.clearTimeout(this.startTimer);
     this.conn.dispose();
     this.scroller.dispose();
     setAsking(this.key, false);
@@ -122,22 +118,11 @@ export class ChatPane implements Pane {
   }
 
   /**
-   * Opens the socket once the worker has left "starting" (the server answers
-   * 409 before that); a fallback timer covers a status update that never comes.
+   * Opens the worker socket. A worker that is still starting is fine: the
+   * server holds the upgrade until its runtime is ready.
    */
   private maybeConnect(): void {
-    if (this.conn.started) return;
-    if (this.worker.status !== 'starting' || this.startWaited) {
-      window.clearTimeout(this.startTimer);
-      this.conn.start();
-      return;
-    }
-    if (this.startTimer === undefined) {
-      this.startTimer = window.setTimeout(() => {
-        this.startWaited = true;
-        this.maybeConnect();
-      }, startWaitMs);
-    }
+    if (!this.conn.started) this.conn.start();
   }
 
   private applyWorker(): void {

@@ -13,7 +13,6 @@ import { SectionList } from './sections';
 import { Toolbar, type IndicatorState } from './toolbar';
 
 /** Longest wait for a worker to leave "starting" before connecting anyway. */
-const startWaitMs = 3000;
 
 export class DiffPane implements Pane {
   readonly el: HTMLElement;
@@ -29,8 +28,6 @@ export class DiffPane implements Pane {
   private waiting = true; // no diff since the socket opened
   private pending = false; // a refresh or set-base is unanswered
   private updatedAt: Date | null = null;
-  private startTimer: number | undefined;
-  private startWaited = false;
   private shown = false;
 
   constructor(private readonly ctx: PaneContext) {
@@ -85,26 +82,17 @@ export class DiffPane implements Pane {
   }
 
   dispose(): void {
-    window.clearTimeout(this.startTimer);
     this.socket?.dispose();
     this.sections.dispose();
     this.el.remove();
   }
 
-  /** Connects once the worker has left "starting" (the server refuses sockets before). */
+  /**
+   * Opens the worker socket. A worker that is still starting is fine: the
+   * server holds the upgrade until its runtime is ready.
+   */
   private maybeConnect(): void {
-    if (this.socket !== null) return;
-    if (this.worker.status !== 'starting' || this.startWaited) {
-      window.clearTimeout(this.startTimer);
-      this.connect();
-      return;
-    }
-    if (this.startTimer === undefined) {
-      this.startTimer = window.setTimeout(() => {
-        this.startWaited = true;
-        if (this.shown) this.maybeConnect();
-      }, startWaitMs);
-    }
+    if (this.socket === null) this.connect();
   }
 
   private connect(): void {
