@@ -22,20 +22,38 @@ const (
 	pingEvery = 20 * time.Second
 )
 
+// socket is an accepted WebSocket whose frames can be sent in batches.
+type socket struct {
+	*websocket.Conn
+	batch *batchConn
+}
+
 // accept upgrades the request. The Origin was already checked by
 // originGuard; coder/websocket checks it again against the Host, and the
 // allowed origins are passed on so both checks agree.
-func (s *Server) accept(c echo.Context) (*websocket.Conn, error) {
+func (s *Server) accept(c echo.Context) (*socket, error) {
 	var patterns []string
 	for _, o := range s.allowedOrigins {
 		patterns = append(patterns, o.Host)
 	}
-	conn, err := websocket.Accept(c.Response(), c.Request(), &websocket.AcceptOptions{OriginPatterns: patterns})
+	bw := &batchWriter{ResponseWriter: c.Response(), timeout: writeTimeout}
+	conn, err := websocket.Accept(bw, c.Request(), &websocket.AcceptOptions{OriginPatterns: patterns})
 	if err != nil {
 		return nil, err
 	}
 	conn.SetReadLimit(maxClientFrame)
-	return conn, nil
+	return &socket{Conn: conn, batch: bw.conn}, nil
+}
+
+// send writes one frame. The batchConn bounds the write with writeTimeout,
+// so the context carries no timer: a per-frame timer costs more than the
+// write itself when a batch holds hundreds of frames.
+func (s *socket) send(f hub.Frame) error {
+	typ := websocket.MessageText
+	if f.Binary {
+		typ = websocket.MessageBinary
+	}
+	return s.Write(context.Background(), typ, f.Data)
 }
 
 // track registers a socket handler so Shutdown waits for it; false once
@@ -53,20 +71,10 @@ func errorFrame(code, msg string) hub.Frame {
 	return hub.Frame{Data: b}
 }
 
-func write(ctx context.Context, conn *websocket.Conn, f hub.Frame) error {
-	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
-	defer cancel()
-	typ := websocket.MessageText
-	if f.Binary {
-		typ = websocket.MessageBinary
-	}
-	return conn.Write(ctx, typ, f.Data)
-}
-
 // clientFrames reads the client's frames until the socket ends, handing
 // each text frame to handle. It cancels the socket's context when it
 // returns, which ends the writer too.
-func clientFrames(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, handle func([]byte)) {
+func clientFrames(ctx context.Context, cancel context.CancelFunc, conn *socket, handle func([]byte)) {
 	defer cancel()
 	for {
 		typ, data, err := conn.Read(ctx)
@@ -107,7 +115,7 @@ func (s *Server) appSocket(c echo.Context) error {
 		default:
 		}
 	})
-	if err := write(ctx, conn, hub.Frame{Data: sync}); err != nil {
+	if err := conn.send(hub.Frame{Data: sync}); err != nil {
 		return nil
 	}
 	p := pump{conn: conn, out: out}
@@ -170,9 +178,13 @@ func (s *Server) attachable(c echo.Context) (worker.Info, worker.Attachable, err
 // the reader hands it error answers through out and fresh replays through
 // streams.
 type pump struct {
-	conn    *websocket.Conn
+	conn    *socket
 	out     chan hub.Frame
 	streams chan *worker.Stream
+	// coalesce is the current stream's, nil when its frames go as they are.
+	coalesce func([]hub.Frame, []byte) (hub.Frame, int, []byte)
+	batch    []hub.Frame // the last batch taken, handed back to Take
+	joined   []byte      // coalesce's buffer, reused
 }
 
 // handle runs in the reader goroutine for each client frame.
@@ -212,10 +224,31 @@ func (p *pump) reply(f hub.Frame) {
 // stream sends a replay then live frames; it returns a new stream when the
 // client asked for one, nil when the socket is done.
 func (p *pump) stream(ctx context.Context, st *worker.Stream) *worker.Stream {
-	if err := st.Replay(func(f hub.Frame) error { return write(ctx, p.conn, f) }); err != nil {
+	p.conn.batch.Cork()
+	err := st.Replay(p.conn.send)
+	if err := errors.Join(err, p.conn.batch.Uncork()); err != nil {
 		return nil
 	}
+	p.coalesce = st.Coalesce
 	return p.run(ctx, st.Sub)
+}
+
+// sendQueued sends every frame waiting on sub, as few socket writes.
+func (p *pump) sendQueued(sub *hub.Sub) error {
+	p.batch = sub.Take(p.batch)
+	p.conn.batch.Cork()
+	for frames := p.batch; len(frames) > 0; {
+		f, n := frames[0], 1
+		if p.coalesce != nil {
+			f, n, p.joined = p.coalesce(frames, p.joined)
+		}
+		if err := p.conn.send(f); err != nil {
+			_ = p.conn.batch.Uncork()
+			return err
+		}
+		frames = frames[n:]
+	}
+	return p.conn.batch.Uncork()
 }
 
 // run forwards live frames until the subscription or the socket ends.
@@ -224,18 +257,18 @@ func (p *pump) run(ctx context.Context, sub *hub.Sub) *worker.Stream {
 	defer ping.Stop()
 	for {
 		select {
-		case f := <-sub.C():
-			if write(ctx, p.conn, f) != nil {
+		case <-sub.Ready():
+			if p.sendQueued(sub) != nil {
 				return nil
 			}
 		case f := <-p.out:
-			if write(ctx, p.conn, f) != nil {
+			if p.conn.send(f) != nil {
 				return nil
 			}
 		case next := <-p.streams:
 			return next
 		case <-sub.Done():
-			p.finish(ctx, sub)
+			p.finish(sub)
 			return nil
 		case <-ping.C:
 			pctx, cancel := context.WithTimeout(ctx, writeTimeout)
@@ -254,20 +287,13 @@ func (p *pump) run(ctx context.Context, sub *hub.Sub) *worker.Stream {
 // finish ends a socket whose subscription ended: a slow client is told to
 // reconnect and catch up; otherwise the frames still queued (an exit
 // frame) are sent first.
-func (p *pump) finish(ctx context.Context, sub *hub.Sub) {
+func (p *pump) finish(sub *hub.Sub) {
 	if sub.Kicked() {
 		p.conn.Close(websocket.StatusTryAgainLater, "client too slow; reconnect with your cursor")
 		return
 	}
-	for {
-		select {
-		case f := <-sub.C():
-			if write(ctx, p.conn, f) != nil {
-				return
-			}
-		default:
-			p.conn.Close(websocket.StatusNormalClosure, "worker stopped")
-			return
-		}
+	if p.sendQueued(sub) != nil {
+		return
 	}
+	p.conn.Close(websocket.StatusNormalClosure, "worker stopped")
 }

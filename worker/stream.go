@@ -23,7 +23,13 @@ type Stream struct {
 	// OnClose, when set, runs once when the stream is closed (a worker
 	// that does work only while someone watches stops it here).
 	OnClose func()
-	once    sync.Once
+	// Coalesce, when set, joins frames[0] with the live frames after it
+	// that continue it into one frame with the same meaning (PTY output
+	// read in small pieces, sent as one frame to a client that fell
+	// behind). It returns the frame, how many frames it stands for, and
+	// buf, which it may reuse to build the frame.
+	Coalesce func(frames []hub.Frame, buf []byte) (hub.Frame, int, []byte)
+	once     sync.Once
 }
 
 // Close releases the stream's subscription. It is safe to call more than once.

@@ -53,14 +53,14 @@ func nextDiff(t *testing.T, st *worker.Stream, ok func(Diff) bool) Diff {
 	if err := st.Replay(check); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.After(10 * time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	for found == nil {
-		select {
-		case f := <-st.Sub.C():
-			_ = check(f)
-		case <-deadline:
-			t.Fatal("no matching diff frame")
+		f, err := st.Sub.Recv(ctx)
+		if err != nil {
+			t.Fatalf("no matching diff frame: %v", err)
 		}
+		_ = check(f)
 	}
 	return *found
 }

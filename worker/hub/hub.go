@@ -6,6 +6,11 @@
 // cursor. Frames are marshalled once by the producer and the same bytes go to
 // every subscriber.
 //
+// A subscriber is woken once per batch, not once per frame: Ready signals
+// that frames wait, and Take hands over all of them at once. A socket
+// writer that fell behind by a hundred frames then sends them in one go
+// instead of waking a hundred times.
+//
 // Every published frame carries a cursor (a sequence number or a byte
 // offset). Subscribe returns the cursor of the last published frame under the
 // same lock that Publish takes, so a subscriber can replay everything up to
@@ -13,7 +18,11 @@
 // doubled at the seam.
 package hub
 
-import "sync"
+import (
+	"context"
+	"errors"
+	"sync"
+)
 
 // Frame is one message on the wire: a text (JSON) or binary WebSocket frame.
 type Frame struct {
@@ -22,7 +31,16 @@ type Frame struct {
 }
 
 // DefaultQueue is the queue length used when Subscribe is given 0.
-const DefaultQueue = 1024
+const DefaultQueue = 4096
+
+// MaxQueueBytes bounds the bytes waiting for one subscriber, whatever its
+// queue length: a client this far behind costs less to serve from storage
+// than from memory.
+const MaxQueueBytes = 8 << 20
+
+// ErrDone is returned by Recv once the subscription has ended and every
+// frame queued before the end has been received.
+var ErrDone = errors.New("subscription ended")
 
 // Hub is safe for concurrent use by any number of goroutines.
 type Hub struct {
@@ -37,21 +55,83 @@ func New(cursor uint64) *Hub {
 	return &Hub{subs: make(map[*Sub]struct{}), cursor: cursor}
 }
 
-// Sub is one subscriber. Read frames from C until Done closes.
+// Sub is one subscriber. It is safe for concurrent use, but frames are
+// meant for one reader: wait on Ready, then Take, until Done closes and a
+// last Take comes back empty.
 type Sub struct {
-	c      chan Frame
-	done   chan struct{}
-	h      *Hub
-	once   sync.Once
-	kicked bool
+	h     *Hub
+	ready chan struct{} // holds a token while frames may be waiting
+	done  chan struct{}
+	once  sync.Once
+	limit int
+
+	mu     sync.Mutex
+	q      []Frame
+	qBytes int
+	kicked bool // guarded by h.mu
 }
 
-// C delivers frames in publish order.
-func (s *Sub) C() <-chan Frame { return s.c }
+// Ready receives a value when frames were queued since the last Take. One
+// value may stand for many frames, and a Take after it may find none.
+func (s *Sub) Ready() <-chan struct{} { return s.ready }
 
 // Done is closed when the subscriber was kicked for being slow, when it
-// unsubscribed, or when the hub closed.
+// unsubscribed, or when the hub closed. Frames queued before that can
+// still be taken.
 func (s *Sub) Done() <-chan struct{} { return s.done }
+
+// Take returns every waiting frame, in publish order. spare (the slice a
+// previous Take returned, once its frames are sent) becomes the new queue,
+// so a reader that hands its batches back allocates nothing.
+func (s *Sub) Take(spare []Frame) []Frame {
+	clear(spare) // drop the sent frames' bytes
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.q
+	s.q, s.qBytes = spare[:0], 0
+	return out
+}
+
+// Len returns the number of waiting frames.
+func (s *Sub) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.q)
+}
+
+// Recv returns the next frame, one at a time, waiting for it until ctx
+// ends. It returns ErrDone once the subscription is done and drained.
+// It suits tests and low-rate readers; socket writers use Take.
+func (s *Sub) Recv(ctx context.Context) (Frame, error) {
+	for {
+		if f, ok := s.pop(); ok {
+			return f, nil
+		}
+		select {
+		case <-s.ready:
+		case <-s.done:
+			if f, ok := s.pop(); ok {
+				return f, nil
+			}
+			return Frame{}, ErrDone
+		case <-ctx.Done():
+			return Frame{}, ctx.Err()
+		}
+	}
+}
+
+func (s *Sub) pop() (Frame, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.q) == 0 {
+		return Frame{}, false
+	}
+	f := s.q[0]
+	s.q[0] = Frame{}
+	s.q = s.q[1:]
+	s.qBytes -= len(f.Data)
+	return f, true
+}
 
 // Kicked reports whether the subscriber was dropped for falling behind.
 // Valid once Done is closed.
@@ -68,15 +148,34 @@ func (s *Sub) Close() {
 	s.h.remove(s)
 }
 
+// push queues f; false means the queue is full.
+func (s *Sub) push(f Frame) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.q) >= s.limit || s.qBytes+len(f.Data) > MaxQueueBytes {
+		return false
+	}
+	s.q = append(s.q, f)
+	s.qBytes += len(f.Data)
+	if len(s.q) == 1 {
+		select {
+		case s.ready <- struct{}{}:
+		default: // a token is already waiting
+		}
+	}
+	return true
+}
+
 // Subscribe registers a subscriber with a queue of n frames (DefaultQueue
-// when n <= 0) and returns it with the cursor of the last frame published
-// before it: every later frame reaches the subscriber, no earlier one does.
-// On a closed hub the returned Sub is already done.
+// when n <= 0; MaxQueueBytes bounds it too) and returns it with the cursor
+// of the last frame published before it: every later frame reaches the
+// subscriber, no earlier one does. On a closed hub the returned Sub is
+// already done.
 func (h *Hub) Subscribe(n int) (*Sub, uint64) {
 	if n <= 0 {
 		n = DefaultQueue
 	}
-	s := &Sub{c: make(chan Frame, n), done: make(chan struct{}), h: h}
+	s := &Sub{h: h, ready: make(chan struct{}, 1), done: make(chan struct{}), limit: n}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -94,16 +193,14 @@ func (h *Hub) Cursor() uint64 {
 	return h.cursor
 }
 
-// Publish sends f to every subscriber and sets the hub's cursor. It never
+// Publish queues f for every subscriber and sets the hub's cursor. It never
 // blocks: a subscriber whose queue is full is kicked.
 func (h *Hub) Publish(cursor uint64, f Frame) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.cursor = cursor
 	for s := range h.subs {
-		select {
-		case s.c <- f:
-		default:
+		if !s.push(f) {
 			s.kicked = true
 			h.remove(s)
 		}

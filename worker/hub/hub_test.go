@@ -1,9 +1,11 @@
 package hub
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 )
@@ -23,7 +25,7 @@ func TestPublishOrderAndCursor(t *testing.T) {
 		h.Publish(uint64(i), frame(i))
 	}
 	for i := 8; i <= 12; i++ {
-		if got := string((<-s.C()).Data); got != fmt.Sprint(i) {
+		if got := string(recv(t, s).Data); got != fmt.Sprint(i) {
 			t.Fatalf("frame %s, want %d", got, i)
 		}
 	}
@@ -43,8 +45,8 @@ func TestSlowSubscriberIsKickedOthersKeepUp(t *testing.T) {
 	if !slow.Kicked() {
 		t.Fatal("slow subscriber not marked kicked")
 	}
-	if len(fast.C()) != 50 || fast.Kicked() {
-		t.Fatalf("fast subscriber has %d frames, kicked=%v", len(fast.C()), fast.Kicked())
+	if fast.Len() != 50 || fast.Kicked() {
+		t.Fatalf("fast subscriber has %d frames, kicked=%v", fast.Len(), fast.Kicked())
 	}
 	if h.Len() != 1 {
 		t.Fatalf("%d subscribers left, want 1", h.Len())
@@ -75,14 +77,19 @@ func TestSeam(t *testing.T) {
 	for range 50 {
 		s, cur := h.Subscribe(n)
 		next := cur + 1
-		for len(s.C()) > 0 || next <= n && h.Cursor() < n {
+		var batch []Frame
+		for next <= n {
 			select {
-			case f := <-s.C():
+			case <-s.Ready():
+			case <-time.After(5 * time.Second):
+				t.Fatalf("subscriber at cursor %d waits for %d", cur, next)
+			}
+			batch = s.Take(batch)
+			for _, f := range batch {
 				if string(f.Data) != fmt.Sprint(next) {
 					t.Fatalf("after cursor %d got %s, want %d", cur, f.Data, next)
 				}
 				next++
-			default:
 			}
 		}
 		if next != n+1 {
@@ -102,8 +109,11 @@ func TestCloseEndsSubscribers(t *testing.T) {
 	if s.Kicked() {
 		t.Fatal("closing the hub is not a kick")
 	}
-	if len(s.C()) != 1 {
-		t.Fatal("queued frame lost on close")
+	if got := recv(t, s); string(got.Data) != "1" {
+		t.Fatalf("queued frame lost on close: got %q", got.Data)
+	}
+	if _, err := s.Recv(context.Background()); err != ErrDone {
+		t.Fatalf("Recv after the last frame: %v, want ErrDone", err)
 	}
 	late, _ := h.Subscribe(0)
 	select {
@@ -130,4 +140,59 @@ func BenchmarkPublish10(b *testing.B) {
 	for _, s := range subs {
 		s.Close()
 	}
+}
+
+// TestReadyOncePerBatch checks that a reader wakes once for a burst and
+// gets the whole burst, in order, from one Take.
+func TestReadyOncePerBatch(t *testing.T) {
+	h := New(0)
+	s, _ := h.Subscribe(0)
+	defer s.Close()
+	for i := 1; i <= 100; i++ {
+		h.Publish(uint64(i), frame(i))
+	}
+	<-s.Ready()
+	select {
+	case <-s.Ready():
+		t.Fatal("a burst signalled Ready more than once")
+	default:
+	}
+	batch := s.Take(nil)
+	if len(batch) != 100 || string(batch[0].Data) != "1" || string(batch[99].Data) != "100" {
+		t.Fatalf("Take returned %d frames", len(batch))
+	}
+	if again := s.Take(batch); len(again) != 0 {
+		t.Fatalf("second Take returned %d frames, want none", len(again))
+	}
+	h.Publish(101, frame(101))
+	<-s.Ready()
+	if got := s.Take(nil); len(got) != 1 || string(got[0].Data) != "101" {
+		t.Fatalf("after a Take, got %v", got)
+	}
+}
+
+// TestByteBoundKicks checks that a reader holding too many bytes is kicked
+// even when its frame count is within the queue length.
+func TestByteBoundKicks(t *testing.T) {
+	h := New(0)
+	s, _ := h.Subscribe(0)
+	big := Frame{Binary: true, Data: make([]byte, MaxQueueBytes/4+1)}
+	for i := 1; i <= 4; i++ {
+		h.Publish(uint64(i), big)
+	}
+	<-s.Done()
+	if !s.Kicked() || s.Len() != 3 {
+		t.Fatalf("kicked=%v with %d frames queued, want kicked with 3", s.Kicked(), s.Len())
+	}
+}
+
+func recv(t *testing.T, s *Sub) Frame {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	f, err := s.Recv(ctx)
+	if err != nil {
+		t.Fatalf("recv: %v", err)
+	}
+	return f
 }

@@ -43,7 +43,7 @@ func (l *Log) AttachContext(ctx context.Context, cursor string) (*worker.Stream,
 		return nil, fmt.Errorf("attach output: %w", err)
 	}
 	r := &replay{l: l, from: from, end: int64(c), tail: tail}
-	return &worker.Stream{Replay: r.run, Sub: sub}, nil
+	return &worker.Stream{Replay: r.run, Sub: sub, Coalesce: Coalesce}, nil
 }
 
 // parseCursor returns the offset asked for, -1 for "" (oldest kept).

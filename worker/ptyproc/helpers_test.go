@@ -2,6 +2,7 @@ package ptyproc_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -142,36 +143,31 @@ func replay(tb testing.TB, s *worker.Stream) *received {
 // after waitFor or when the subscription ends first.
 func live(tb testing.TB, s *worker.Stream, r *received, cond func(*received) bool) {
 	tb.Helper()
-	deadline := time.NewTimer(waitFor)
-	defer deadline.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
 	for !cond(r) {
-		select {
-		case f := <-s.Sub.C():
-			if err := r.add(f); err != nil {
-				tb.Fatal(err)
-			}
-		case <-s.Sub.Done():
-			drain(tb, s, r)
-			if !cond(r) {
-				tb.Fatalf("stream ended (kicked %v) before condition; got %q", s.Sub.Kicked(), tail(r.out.String()))
-			}
-			return
-		case <-deadline.C:
+		f, err := s.Sub.Recv(ctx)
+		switch {
+		case errors.Is(err, hub.ErrDone):
+			tb.Fatalf("stream ended (kicked %v) before condition; got %q", s.Sub.Kicked(), tail(r.out.String()))
+		case err != nil:
 			tb.Fatalf("timed out; got %q", tail(r.out.String()))
+		}
+		if err := r.add(f); err != nil {
+			tb.Fatal(err)
 		}
 	}
 }
 
 // drain takes what is still queued on a finished subscription.
 func drain(tb testing.TB, s *worker.Stream, r *received) {
-	for {
-		select {
-		case f := <-s.Sub.C():
-			if err := r.add(f); err != nil {
-				tb.Fatal(err)
-			}
-		default:
+	for range s.Sub.Len() {
+		f, err := s.Sub.Recv(context.Background()) // queued: never waits
+		if err != nil {
 			return
+		}
+		if err := r.add(f); err != nil {
+			tb.Fatal(err)
 		}
 	}
 }

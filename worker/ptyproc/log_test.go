@@ -196,7 +196,7 @@ func TestTailFrames(t *testing.T) {
 	default:
 		t.Fatal("Close left a subscription open")
 	}
-	if len(after.Sub.C()) != 0 {
+	if after.Sub.Len() != 0 {
 		t.Fatal("exit frame doubled on the live side")
 	}
 }

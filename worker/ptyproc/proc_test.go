@@ -119,17 +119,8 @@ func TestAttachDuringOutput(t *testing.T) {
 // next returns the next live frame, or false once the subscription ended
 // and its queue is empty.
 func next(st *worker.Stream) (f hub.Frame, ok bool) {
-	select {
-	case f := <-st.Sub.C():
-		return f, true
-	case <-st.Sub.Done():
-		select {
-		case f := <-st.Sub.C():
-			return f, true
-		default:
-			return f, false
-		}
-	}
+	f, err := st.Sub.Recv(context.Background())
+	return f, err == nil
 }
 
 func TestOutputBeforeExitIsLogged(t *testing.T) {

@@ -135,18 +135,17 @@ func collect(st *worker.Stream, stop func(frame) bool) ([][]byte, error) {
 		return out, err
 	}
 	for {
-		select {
-		case hf := <-st.Sub.C():
-			out = append(out, hf.Data)
-			f, err := quickDecode(hf.Data)
-			if err != nil {
-				return out, err
-			}
-			if stop(f) {
-				return out, nil
-			}
-		case <-st.Sub.Done():
+		hf, err := st.Sub.Recv(context.Background())
+		if err != nil {
 			return out, errKicked
+		}
+		out = append(out, hf.Data)
+		f, err := quickDecode(hf.Data)
+		if err != nil {
+			return out, err
+		}
+		if stop(f) {
+			return out, nil
 		}
 	}
 }

@@ -96,12 +96,17 @@ func benchPipeline(b *testing.B, perMs int) {
 		wg.Go(func() {
 			defer sub.Close()
 			lat[s] = make([]time.Duration, 0, n)
+			var batch []hub.Frame
 			for got := 0; got < n; {
 				select {
-				case f := <-sub.C():
-					if i := lineIndex(f.Data); i >= 0 {
-						lat[s] = append(lat[s], time.Since(sent[i]))
-						got++
+				case <-sub.Ready():
+					batch = sub.Take(batch)
+					now := time.Now()
+					for _, f := range batch {
+						if i := lineIndex(f.Data); i >= 0 {
+							lat[s] = append(lat[s], now.Sub(sent[i]))
+							got++
+						}
 					}
 				case <-sub.Done():
 					kicked <- s

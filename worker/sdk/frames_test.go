@@ -2,12 +2,13 @@ package sdk
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
@@ -93,19 +94,20 @@ func replay(t *testing.T, st *worker.Stream) *reader {
 // until reads live frames until cond is true for one of them.
 func (r *reader) until(cond func(frame) bool) frame {
 	r.t.Helper()
-	deadline := time.After(waitFor)
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
 	for {
-		select {
-		case f := <-r.st.Sub.C():
-			fr := decode(r.t, f.Data)
-			r.frames = append(r.frames, fr)
-			if cond(fr) {
-				return fr
-			}
-		case <-r.st.Sub.Done():
+		f, err := r.st.Sub.Recv(ctx)
+		switch {
+		case errors.Is(err, hub.ErrDone):
 			r.t.Fatalf("subscription ended (kicked=%v)", r.st.Sub.Kicked())
-		case <-deadline:
+		case err != nil:
 			r.t.Fatalf("no matching frame within %v; got %d frames: %s", waitFor, len(r.frames), kinds(r.frames))
+		}
+		fr := decode(r.t, f.Data)
+		r.frames = append(r.frames, fr)
+		if cond(fr) {
+			return fr
 		}
 	}
 }

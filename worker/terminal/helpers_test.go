@@ -2,8 +2,10 @@ package terminal_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -151,18 +153,18 @@ func (c *client) add(f hub.Frame) error {
 // until reads live frames until cond holds.
 func (c *client) until(t *testing.T, cond func(*client) bool) {
 	t.Helper()
-	deadline := time.NewTimer(waitFor)
-	defer deadline.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
 	for !cond(c) {
-		select {
-		case f := <-c.st.Sub.C():
-			if err := c.add(f); err != nil {
-				t.Fatal(err)
-			}
-		case <-c.st.Sub.Done():
+		f, err := c.st.Sub.Recv(ctx)
+		switch {
+		case errors.Is(err, hub.ErrDone):
 			t.Fatalf("stream ended; output %q, frames %v", c.out.String(), c.ctrl)
-		case <-deadline.C:
+		case err != nil:
 			t.Fatalf("timed out; output %q, frames %v", c.out.String(), c.ctrl)
+		}
+		if err := c.add(f); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
