@@ -41,8 +41,10 @@ type pendingOutput struct {
 // included), or, for the first append of a commit, lie beyond it but
 // within the reservation (ReserveOutput): a writer that resumed at
 // OutputNext after a crash, or whose earlier append failed. The bytes in
-// between were never stored and read as dropped. Any other off is ErrOffset. data is copied, so the caller may
-// reuse it at once. Appends to one worker inside one commit are merged into
+// between were never stored and read as dropped. Any other off is
+// ErrOffset. The store owns data from the call on: the caller must not
+// modify it (output arrives by the MiB; a copy here would double the
+// bytes the garbage collector sees). Appends to one worker inside one commit are merged into
 // one chunk. When the stored size exceeds the cap, the oldest chunks are
 // dropped: the start moves forward and offsets are never reused. The
 // returned channel receives exactly one value once committed or rejected.
@@ -50,9 +52,8 @@ func (s *Store) AppendOutput(workerID string, off int64, data []byte) <-chan err
 	if workerID == "" || off < 0 {
 		return done(fmt.Errorf("append output of %q at %d: %w", workerID, off, ErrInvalid))
 	}
-	d := bytes.Clone(data)
-	return s.enqueue(&op{size: len(d), apply: func(w *wtx) error {
-		if err := w.appendOutput(workerID, off, d); err != nil {
+	return s.enqueue(&op{size: len(data), apply: func(w *wtx) error {
+		if err := w.appendOutput(workerID, off, data); err != nil {
 			return fmt.Errorf("append output of %s: %w", workerID, err)
 		}
 		return nil
@@ -261,27 +262,27 @@ func readChunks(chunks *bolt.Bucket, from int64, n int) ([]byte, int64) {
 
 // ReserveOutput records that offsets up to upTo may have been shown to
 // clients before their bytes are stored. After a crash, OutputNext
-// continues past them, so an offset a client saw is never reused. It
-// returns once committed. A writer that closes cleanly gives back what it
-// did not use by reserving up to its end.
-func (s *Store) ReserveOutput(workerID string, upTo int64) error {
+// continues past them, so an offset a client saw is never reused. The
+// returned channel reports the commit; a writer must not show offsets
+// past the old reservation before it does. A writer that closes cleanly
+// gives back what it did not use by reserving up to its end.
+func (s *Store) ReserveOutput(workerID string, upTo int64) <-chan error {
 	if workerID == "" || upTo < 0 {
-		return fmt.Errorf("reserve output of %q to %d: %w", workerID, upTo, ErrInvalid)
+		return done(fmt.Errorf("reserve output of %q to %d: %w", workerID, upTo, ErrInvalid))
 	}
-	err := s.do(func(w *wtx) error {
+	return s.enqueue(&op{apply: func(w *wtx) error {
 		wb, err := w.tx.Bucket(bOutput).CreateBucketIfNotExists([]byte(workerID))
 		if err != nil {
-			return err
+			return fmt.Errorf("reserve output of %s: %w", workerID, err)
 		}
 		if p, ok := w.out[workerID]; ok {
 			p.reserved = upTo
 		}
-		return wb.Put(kReserved, u64(uint64(upTo)))
-	})
-	if err != nil {
-		return fmt.Errorf("reserve output of %s: %w", workerID, err)
-	}
-	return nil
+		if err := wb.Put(kReserved, u64(uint64(upTo))); err != nil {
+			return fmt.Errorf("reserve output of %s: %w", workerID, err)
+		}
+		return nil
+	}})
 }
 
 // OutputNext returns the offset where new output of workerID must start:

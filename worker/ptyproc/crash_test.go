@@ -27,9 +27,11 @@ func (c *crashStore) AppendOutput(id string, off int64, data []byte) <-chan erro
 	return c.Store.AppendOutput(id, off, data)
 }
 
-func (c *crashStore) ReserveOutput(id string, upTo int64) error {
+func (c *crashStore) ReserveOutput(id string, upTo int64) <-chan error {
 	if c.crashed.Load() {
-		return nil
+		ch := make(chan error, 1)
+		ch <- nil
+		return ch
 	}
 	return c.Store.ReserveOutput(id, upTo)
 }

@@ -20,24 +20,28 @@ const (
 	// maxPending bounds the appends in flight per Log, and so the memory a
 	// slow disk can pin: past it, Write waits for the oldest commit, which
 	// slows the child down like a slow terminal would.
-	maxPending = 8
+	maxPending = 2
+	// streamingSize is the flush that means output is streaming.
+	streamingSize = 64 << 10
 )
 
-// submitLocked hands buf to the store, which copies it. A buffer that grew
-// for a burst is dropped when the burst is over (keep false), so an idle
-// worker does not pin it.
-func (l *Log) submitLocked(keep bool) {
+// submitLocked hands buf to the store, which keeps it, and starts a new
+// one. While output streams (streaming set, or a large buffer handed over)
+// the new buffer is allocated at full size at once, so it never regrows by
+// doubling; after a trickle it starts empty, so an idle worker pins
+// nothing.
+func (l *Log) submitLocked(streaming bool) {
 	if len(l.buf) == 0 {
 		return
 	}
 	for len(l.pending) >= maxPending {
 		l.recordLocked(<-l.pending[0])
 	}
-	n := int64(len(l.buf))
-	l.pending = append(l.pending, l.store.AppendOutput(l.id, l.end-n, l.buf))
-	l.buf = l.buf[:0]
-	if !keep {
-		l.buf = nil
+	n := len(l.buf)
+	l.pending = append(l.pending, l.store.AppendOutput(l.id, l.end-int64(n), l.buf))
+	l.buf = nil
+	if streaming || n >= streamingSize {
+		l.buf = make([]byte, 0, flushSize)
 	}
 	l.reapLocked()
 }
@@ -91,12 +95,11 @@ func (l *Log) drain() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.submitLocked(false)
+	l.buf = nil // closed: nothing more to buffer
 	for len(l.pending) > 0 {
 		l.recordLocked(<-l.pending[0])
 	}
-	if l.reserved > l.end {
-		l.reserveLocked(l.end)
-	}
+	l.releaseReserveLocked()
 }
 
 // Sync returns once every byte written before it is committed, or when

@@ -22,7 +22,8 @@ import (
 // Store is the part of *persist.Store a Log uses.
 type Store interface {
 	// AppendOutput queues data at off (the current end) and reports the
-	// commit on the returned channel, which is buffered.
+	// commit on the returned channel, which is buffered. It keeps data:
+	// the caller must not modify it afterwards.
 	AppendOutput(workerID string, off int64, data []byte) <-chan error
 	// OutputRange returns the committed range [start, end).
 	OutputRange(workerID string) (start, end int64, err error)
@@ -31,21 +32,14 @@ type Store interface {
 	ReadOutput(workerID string, from int64, max int) ([]byte, int64, error)
 	// Barrier completes once everything queued before it is committed.
 	Barrier() <-chan error
-	// ReserveOutput records, committed, that offsets up to upTo may be
-	// shown before they are stored.
-	ReserveOutput(workerID string, upTo int64) error
+	// ReserveOutput queues a record that offsets up to upTo may be shown
+	// before they are stored, and reports its commit on the returned
+	// channel, which is buffered.
+	ReserveOutput(workerID string, upTo int64) <-chan error
 	// OutputNext is where new output starts: past the stored end and past
 	// any reservation a crash left behind.
 	OutputNext(workerID string) (int64, error)
 }
-
-// reserveStep is how far ahead of the live end offsets are reserved: live
-// frames go out before their bytes are stored, and after a crash a new Log
-// starts past the reservation, so no offset a client saw is ever reused.
-// It costs one committed write per step of output (about 1 ms per MiB), and
-// a crash leaves a hole of at most one step, which counts against the
-// output cap like stored bytes.
-const reserveStep = 1 << 20
 
 // headerLen is the size of a binary frame's offset header.
 const headerLen = 8
@@ -69,14 +63,16 @@ type Log struct {
 	quit  chan struct{} // closed by Close
 	wg    sync.WaitGroup
 
-	mu       sync.Mutex
-	end      int64
-	reserved int64 // offsets below it are safe to publish before storing
-	tail     []hub.Frame
-	buf      []byte         // output not yet handed to the store, ending at end
-	pending  []<-chan error // appends handed to the store, not yet committed
-	err      error          // first storage error seen
-	closed   bool
+	mu          sync.Mutex
+	end         int64
+	reserved    int64        // offsets below it are safe to publish before storing
+	reserving   <-chan error // the reservation being committed, nil when none
+	reservingTo int64
+	tail        []hub.Frame
+	buf         []byte         // output not yet handed to the store, ending at end
+	pending     []<-chan error // appends handed to the store, not yet committed
+	err         error          // first storage error seen
+	closed      bool
 }
 
 // OpenLog opens workerID's output log in store. It waits for writes already
@@ -94,6 +90,9 @@ func OpenLog(store Store, workerID string) (*Log, error) {
 		store: store, id: workerID, hub: hub.New(uint64(end)), end: end, reserved: end,
 		kick: make(chan struct{}, 1), quit: make(chan struct{}),
 	}
+	l.mu.Lock()
+	l.reserveAheadLocked(end) // ready before the first byte
+	l.mu.Unlock()
 	l.wg.Go(l.flush)
 	return l, nil
 }
@@ -117,15 +116,13 @@ func (l *Log) Write(p []byte) (int, error) {
 	}
 	binary.BigEndian.PutUint64(frame, uint64(l.end))
 	l.end += int64(len(p))
-	if l.end > l.reserved {
-		l.reserveLocked(l.end + reserveStep)
-	}
+	l.reserveAheadLocked(l.end)
 	l.hub.Publish(uint64(l.end), hub.Frame{Binary: true, Data: frame})
 	first := len(l.buf) == 0
 	l.buf = append(l.buf, p...)
 	switch {
 	case len(l.buf) >= flushSize:
-		l.submitLocked(true) // streaming: keep the buffer for the next MiB
+		l.submitLocked(true)
 	case first:
 		select {
 		case l.kick <- struct{}{}:
@@ -133,15 +130,6 @@ func (l *Log) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
-}
-
-// reserveLocked moves the reservation to upTo. A failure is recorded
-// like a failed append; output goes on.
-func (l *Log) reserveLocked(upTo int64) {
-	if err := l.store.ReserveOutput(l.id, upTo); err != nil && l.err == nil {
-		l.err = fmt.Errorf("reserve output: %w", err)
-	}
-	l.reserved = upTo
 }
 
 // End returns the offset just past the last byte written.
