@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs one agentdesk-load scenario against a fresh agentdesk on loopback:
 # builds agentdesk, the fake CLI and the load tool into a temp dir, starts
-# agentdesk there (fake CLI, FAKECLAUDE_FLOOD=$FLOOD), runs the tool with the
-# server's pid, and stops the server. Extra arguments go to the tool.
+# agentdesk there (fake CLI, FAKECLAUDE_FLOOD=$FLOOD, paced at $FLOOD_RATE
+# lines a second when set), runs the tool with the server's pid, and stops
+# the server. Extra arguments go to the tool.
 #   scripts/bench-load.sh sdk-fanout --tabs 1,10,100
+#   FLOOD_RATE=20000 scripts/bench-load.sh sdk-fanout --tabs 1,10  # latency
 #   FLOOD=20000 scripts/bench-load.sh catchup --messages 1000,10000,100000
 set -euo pipefail
 scenario=${1:?usage: bench-load.sh SCENARIO [tool flags]}
@@ -24,7 +26,7 @@ go build -o "$tmp/agentdesk" .
 go build -o "$tmp/fakeclaude" ./internal/fakeclaude
 go build -o "$tmp/agentdesk-load" ./cmd/agentdesk-load
 mkdir -p "$tmp/home"
-HOME=$tmp/home FAKECLAUDE_FLOOD=${FLOOD:-20000} "$tmp/agentdesk" --addr 127.0.0.1:0 \
+HOME=$tmp/home FAKECLAUDE_FLOOD=${FLOOD:-20000} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-} "$tmp/agentdesk" --addr 127.0.0.1:0 \
   --data-dir "$tmp/data" --claude "$tmp/fakeclaude" >"$tmp/out" 2>"$tmp/log" &
 pid=$!
 url=
@@ -35,5 +37,5 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [[ -n $url ]] || { echo "agentdesk printed no URL" >&2; cat "$tmp/log" >&2; exit 1; }
-echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), FAKECLAUDE_FLOOD=${FLOOD:-20000}"
+echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), FAKECLAUDE_FLOOD=${FLOOD:-20000} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-unpaced}"
 "$tmp/agentdesk-load" --url "$url" --pid "$pid" --scenario "$scenario" "$@"

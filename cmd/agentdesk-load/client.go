@@ -109,3 +109,43 @@ func (c *client) dial(ctx context.Context, sid, wid, query string) (*websocket.C
 	conn.SetReadLimit(64 << 20)
 	return conn, nil
 }
+
+// frames reads whole messages into one reused buffer. The tool stands in
+// for browsers on the same cores as the server, so its own cost per frame
+// is kept small: conn.Read allocates every message afresh. Owned by one
+// goroutine; a returned slice is valid until the next read.
+type frames struct {
+	conn *websocket.Conn
+	buf  []byte
+}
+
+// read returns the next message. It reads without ctx: a context with a
+// deadline costs coder/websocket a timer per message, more than the frame
+// itself. Whoever opened the conn closes it when the run's context ends
+// (see watch), which ends a blocked read.
+func (f *frames) read() (websocket.MessageType, []byte, error) {
+	typ, r, err := f.conn.Reader(context.Background())
+	if err != nil {
+		return 0, nil, err
+	}
+	f.buf = f.buf[:0]
+	for {
+		if len(f.buf) == cap(f.buf) {
+			f.buf = append(f.buf, 0)[:len(f.buf)]
+		}
+		n, err := r.Read(f.buf[len(f.buf):cap(f.buf)])
+		f.buf = f.buf[:len(f.buf)+n]
+		if err == io.EOF {
+			return typ, f.buf, nil
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+}
+
+// watch closes conn when ctx ends, so reads without a context still end
+// with the run. The returned func stops watching.
+func watch(ctx context.Context, conn *websocket.Conn) func() bool {
+	return context.AfterFunc(ctx, func() { conn.CloseNow() })
+}

@@ -17,14 +17,14 @@ import (
 func runFanout(ctx context.Context, c *client, cfg config) error {
 	fmt.Println("scenario=sdk-fanout (rate: first to last assistant frame per tab; spread: per message, latest tab minus earliest tab)")
 	for _, n := range cfg.tabs {
-		if err := fanoutOnce(ctx, c, n); err != nil {
+		if err := fanoutOnce(ctx, c, n, cfg.pid); err != nil {
 			return fmt.Errorf("%d tabs: %w", n, err)
 		}
 	}
 	return nil
 }
 
-func fanoutOnce(ctx context.Context, c *client, n int) error {
+func fanoutOnce(ctx context.Context, c *client, n, pid int) error {
 	s, err := c.newSession(ctx, "sdk")
 	if err != nil {
 		return err
@@ -39,6 +39,7 @@ func fanoutOnce(ctx context.Context, c *client, n int) error {
 		}
 	}
 	start := time.Now()
+	cpu0, self0 := cpuTime(pid), selfCPU()
 	if err := c.input(ctx, s.ID, wid, "flood"); err != nil {
 		return err
 	}
@@ -48,17 +49,18 @@ func fanoutOnce(ctx context.Context, c *client, n int) error {
 		wg.Go(func() { errs[i] = t.readTurn(ctx) })
 	}
 	wg.Wait()
+	use := usage{server: cpuTime(pid) - cpu0, tool: selfCPU() - self0}
 	for i, err := range errs {
 		if err != nil {
 			return fmt.Errorf("tab %d: %w", i, err)
 		}
 	}
-	return reportFanout(n, start, tabs)
+	return reportFanout(n, start, tabs, use)
 }
 
-func reportFanout(n int, start time.Time, tabs []*sdkTab) error {
+func reportFanout(n int, start time.Time, tabs []*sdkTab, use usage) error {
 	var rates []float64
-	var gaps, toLast []time.Duration
+	var gaps, toLast, lats []time.Duration
 	kicks, minN, maxN := 0, -1, 0
 	for _, t := range tabs {
 		a := t.arrivals
@@ -72,6 +74,11 @@ func reportFanout(n int, start time.Time, tabs []*sdkTab) error {
 		for i := 1; i < len(a); i++ {
 			gaps = append(gaps, a[i].at.Sub(a[i-1].at))
 		}
+		for _, x := range a {
+			if x.lat > 0 {
+				lats = append(lats, x.lat)
+			}
+		}
 		toLast = append(toLast, a[len(a)-1].at.Sub(start))
 		kicks += t.kicks
 		if minN < 0 || len(a) < minN {
@@ -83,6 +90,11 @@ func reportFanout(n int, start time.Time, tabs []*sdkTab) error {
 	fmt.Printf("tabs=%d msgs/tab=%d..%d rate/tab median=%.0f/s min=%.0f/s interarrival p50=%s p99=%s to-last-frame median=%s max=%s spread p50=%s p99=%s kicks=%d\n",
 		n, minN, maxN, median(rates), minOf(rates), ms(pct(gaps, 50)), ms(pct(gaps, 99)),
 		ms(pct(toLast, 50)), ms(pct(toLast, 100)), ms(pct(spread, 50)), ms(pct(spread, 99)), kicks)
+	fmt.Printf("  cpu server=%.2fs tool=%.2fs (server includes the fake CLI's pipe, not its CPU)\n", use.server.Seconds(), use.tool.Seconds())
+	if len(lats) > 0 {
+		fmt.Printf("  latency CLI stdout to tab (%d messages, all tabs): p50=%s p90=%s p99=%s p99.9=%s max=%s\n",
+			len(lats), ms(pct(lats, 50)), ms(pct(lats, 90)), ms(pct(lats, 99)), ms(pct(lats, 99.9)), ms(pct(lats, 100)))
+	}
 	return nil
 }
 

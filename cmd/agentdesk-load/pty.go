@@ -54,8 +54,10 @@ func rawPTYRate(ctx context.Context, script string) (float64, error) {
 // ptyTab counts output bytes and checks that offsets are contiguous.
 type ptyTab struct {
 	conn        *websocket.Conn
+	in          frames
 	next        int64 // the offset the next frame must start at
 	bytes       int64
+	frames      int
 	first, last time.Time
 	gaps        int
 }
@@ -77,8 +79,9 @@ func ptyOnce(ctx context.Context, c *client, cfg config, n int, raw float64) err
 		if err != nil {
 			return err
 		}
-		tabs[i] = &ptyTab{conn: conn, next: -1}
+		tabs[i] = &ptyTab{conn: conn, in: frames{conn: conn}, next: -1}
 		defer conn.CloseNow()
+		defer watch(ctx, conn)()
 	}
 	if err := tabs[0].conn.Write(ctx, websocket.MessageText, []byte(`{"type":"input","data":"\r"}`)); err != nil {
 		return fmt.Errorf("send input: %w", err)
@@ -87,11 +90,13 @@ func ptyOnce(ctx context.Context, c *client, cfg config, n int, raw float64) err
 	sctx, stopSampling := context.WithCancel(ctx)
 	go func() { peak <- sampleRSS(sctx, cfg.pid) }()
 	errs := make([]error, n)
+	cpu0, self0 := cpuTime(cfg.pid), selfCPU()
 	var wg sync.WaitGroup
 	for i, t := range tabs {
 		wg.Go(func() { errs[i] = t.read(ctx) })
 	}
 	wg.Wait()
+	use := usage{server: cpuTime(cfg.pid) - cpu0, tool: selfCPU() - self0}
 	stopSampling()
 	pk := <-peak
 	for i, err := range errs {
@@ -99,14 +104,14 @@ func ptyOnce(ctx context.Context, c *client, cfg config, n int, raw float64) err
 			return fmt.Errorf("tab %d: %w", i, err)
 		}
 	}
-	reportPTY(n, tabs, raw, pk)
+	reportPTY(n, tabs, raw, pk, use)
 	return nil
 }
 
 // read consumes frames until the exit frame.
 func (t *ptyTab) read(ctx context.Context) error {
 	for {
-		typ, b, err := t.conn.Read(ctx)
+		typ, b, err := t.in.read()
 		if err != nil {
 			return fmt.Errorf("read: %w (is the tab kicked? %d bytes so far)", err, t.bytes)
 		}
@@ -130,16 +135,21 @@ func (t *ptyTab) read(ctx context.Context) error {
 		t.last = now
 		t.next = off + int64(len(b)-8)
 		t.bytes += int64(len(b) - 8)
+		t.frames++
 	}
 }
 
-func reportPTY(n int, tabs []*ptyTab, raw float64, peakKiB int) {
+// usage is the CPU time the server and the tool spent on one run.
+type usage struct{ server, tool time.Duration }
+
+func reportPTY(n int, tabs []*ptyTab, raw float64, peakKiB int, use usage) {
 	var rates []float64
-	gaps := 0
+	gaps, frames := 0, 0
 	var minB, maxB int64 = -1, 0
 	for _, t := range tabs {
 		rates = append(rates, float64(t.bytes)/1e6/t.last.Sub(t.first).Seconds())
 		gaps += t.gaps
+		frames += t.frames
 		if minB < 0 || t.bytes < minB {
 			minB = t.bytes
 		}
@@ -147,6 +157,8 @@ func reportPTY(n int, tabs []*ptyTab, raw float64, peakKiB int) {
 	}
 	fmt.Printf("tabs=%d bytes/tab=%d..%d rate/tab median=%.1fMB/s min=%.1fMB/s (%.0f%% of raw) offset-gaps=%d peak-rss=%s\n",
 		n, minB, maxB, median(rates), minOf(rates), 100*median(rates)/raw, gaps, mib(peakKiB))
+	fmt.Printf("  frames/tab=%d (%.1f KiB each) cpu server=%.2fs tool=%.2fs\n",
+		frames/n, float64(maxB)/float64(max(1, frames/n))/1024, use.server.Seconds(), use.tool.Seconds())
 }
 
 // sampleRSS polls the server's RSS every 20 ms until ctx ends and returns

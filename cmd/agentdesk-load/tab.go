@@ -17,6 +17,8 @@ type sdkTab struct {
 	c        *client
 	sid, wid string
 	conn     *websocket.Conn
+	unwatch  func() bool // stops closing conn at the end of the run
+	in       frames
 	lastSeq  uint64
 	lastUUID string
 	arrivals []arrival
@@ -27,6 +29,9 @@ type sdkTab struct {
 type arrival struct {
 	seq uint64
 	at  time.Time
+	// lat is the time since the fake CLI wrote the message, from the stamp
+	// a paced flood puts in its text (0 without one).
+	lat time.Duration
 }
 
 var (
@@ -35,6 +40,7 @@ var (
 	resultT    = []byte(`"type":"result"`) // the fake CLI writes result keys sorted
 	historyEnd = []byte(`{"type":"history-end"`)
 	uuidKey    = []byte(`"uuid":"`)
+	stampKey   = []byte(`"text":"flood line `)
 )
 
 // connect dials (after the last message seen, on a reconnect) and reads up
@@ -48,9 +54,12 @@ func (t *sdkTab) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	t.conn = conn
+	if t.unwatch != nil {
+		t.unwatch()
+	}
+	t.conn, t.in.conn, t.unwatch = conn, conn, watch(ctx, conn)
 	for {
-		_, b, err := conn.Read(ctx)
+		_, b, err := t.in.read()
 		if err != nil {
 			return fmt.Errorf("read history: %w", err)
 		}
@@ -66,9 +75,12 @@ func (t *sdkTab) connect(ctx context.Context) error {
 // readTurn reads until a result message, reconnecting when the server
 // closes the tab for falling behind (1013).
 func (t *sdkTab) readTurn(ctx context.Context) error {
-	defer func() { t.conn.CloseNow() }()
+	defer func() {
+		t.unwatch()
+		t.conn.CloseNow()
+	}()
 	for !t.done {
-		_, b, err := t.conn.Read(ctx)
+		_, b, err := t.in.read()
 		if websocket.CloseStatus(err) == websocket.StatusTryAgainLater {
 			t.kicks++
 			if err := t.connect(ctx); err != nil {
@@ -105,7 +117,7 @@ func (t *sdkTab) note(b []byte, at time.Time) bool {
 		}
 	}
 	if bytes.Contains(rest[:min(len(rest), 64)], assistantM) {
-		t.arrivals = append(t.arrivals, arrival{seq, at})
+		t.arrivals = append(t.arrivals, arrival{seq: seq, at: at, lat: sinceStamp(b, at)})
 		return false
 	}
 	return bytes.Contains(b, resultT)
@@ -113,3 +125,23 @@ func (t *sdkTab) note(b []byte, at time.Time) bool {
 
 // errNoFrames means a tab got no assistant message in a turn.
 var errNoFrames = errors.New("no assistant messages received")
+
+// sinceStamp returns at minus the write time a paced fake CLI stamped in
+// the frame's text, or 0 when there is none. The CLI and this tool run on
+// the same machine, so they share the wall clock.
+func sinceStamp(b []byte, at time.Time) time.Duration {
+	i := bytes.Index(b, stampKey)
+	if i < 0 {
+		return 0
+	}
+	rest := b[i+len(stampKey):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 {
+		return 0
+	}
+	ns, err := strconv.ParseInt(string(rest[:end]), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return at.Sub(time.Unix(0, ns))
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -52,15 +53,32 @@ func (f *fake) builtinTurn(prompt string) {
 	f.lastError = false
 }
 
-// floodTurn writes n assistant lines without flushing each one, to measure
-// the reader rather than this program.
+// floodTurn writes n assistant lines. Without a rate it writes them as fast
+// as it can, without flushing each one, to measure the reader rather than
+// this program. With a rate it writes them in 1 ms bursts, flushed, and
+// stamps each line's text with the wall-clock time it was written
+// ("flood line <unix ns>"), so a client on the same machine can measure the
+// latency from CLI stdout to its screen.
 func (f *fake) floodTurn() {
 	f.emitJSON(f.initLine())
-	prefix := fmt.Sprintf(`{"type":"assistant","message":{"id":"msg_flood","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"flood line"}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}},"parent_tool_use_id":null,"session_id":%q,"uuid":"`, f.sessionID)
+	head := `{"type":"assistant","message":{"id":"msg_flood","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"flood line`
+	mid := fmt.Sprintf(`"}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}},"parent_tool_use_id":null,"session_id":%q,"uuid":"`, f.sessionID)
 	run := uuid.New()
+	perMs := f.floodRate / 1000
+	next := time.Now()
 	var b []byte
 	for i := range f.flood {
-		b = append(b[:0], prefix...)
+		if perMs > 0 && i%perMs == 0 && i > 0 {
+			f.out.Flush()
+			next = next.Add(time.Millisecond)
+			time.Sleep(time.Until(next))
+		}
+		b = append(b[:0], head...)
+		if perMs > 0 {
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, time.Now().UnixNano(), 10)
+		}
+		b = append(b, mid...)
 		b = fmt.Appendf(b, "%x-%x-%x-%x-", run[0:4], run[4:6], run[6:8], run[8:10])
 		b = append(b, fmt.Sprintf("%012s", strconv.FormatInt(int64(i), 16))...)
 		b = append(b, "\"}\n"...)

@@ -38,6 +38,7 @@ type fake struct {
 	eof       bool
 	lastError bool
 	flood     int
+	floodRate int // lines a second; 0: as fast as possible
 	sessionID string
 	cwd       string
 }
@@ -56,6 +57,13 @@ func newFake(args []string) (*fake, error) {
 			return nil, fmt.Errorf("FAKECLAUDE_FLOOD: %w", err)
 		}
 		f.flood = v
+	}
+	if n := os.Getenv("FAKECLAUDE_FLOOD_RATE"); n != "" {
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 1000 {
+			return nil, fmt.Errorf("FAKECLAUDE_FLOOD_RATE: want lines a second, at least 1000: %q", n)
+		}
+		f.floodRate = v
 	}
 	if path := os.Getenv("FAKECLAUDE_SCRIPT"); path != "" {
 		turns, err := loadScript(path)

@@ -17,7 +17,8 @@
 //     interrupt then (or between lines) ends the turn the way the CLI does.
 //   - no script: a built-in turn (init, assistant "Echo: <text>", result).
 //   - FAKECLAUDE_FLOOD=<n>: init, n assistant lines as fast as possible,
-//     result (for benchmarks).
+//     result (for benchmarks). FAKECLAUDE_FLOOD_RATE=<lines/s> paces them
+//     in 1 ms bursts and stamps each text with its write time in Unix ns.
 //
 // Other knobs: FAKECLAUDE_EXIT_AT_START=<code> prints an error to stderr and
 // exits; FAKECLAUDE_EXIT_ON=<subtype> exits 5 on that control request,
