@@ -25,29 +25,45 @@ const (
 	streamingSize = 64 << 10
 )
 
-// submitLocked hands buf to the store, which keeps it, and starts a new
-// one. While output streams (streaming set, or a large buffer handed over)
-// the new buffer is allocated at full size at once, so it never regrows by
-// doubling; after a trickle it starts empty, so an idle worker pins
-// nothing.
+// appended is an append handed to the store: its buffer is the store's
+// until done reports the commit, then it may be reused.
+type appended struct {
+	done <-chan error
+	buf  []byte
+}
+
+// submitLocked hands buf to the store and starts a new one. While output
+// streams (streaming set, or a large buffer handed over) the new buffer is
+// a full-size one at once, the last committed buffer when there is one,
+// so output does not allocate by the MiB nor regrow by doubling; after a
+// trickle it starts empty, so an idle worker pins nothing.
 func (l *Log) submitLocked(streaming bool) {
 	if len(l.buf) == 0 {
 		return
 	}
 	for len(l.pending) >= maxPending {
-		l.recordLocked(<-l.pending[0])
+		l.recordLocked(<-l.pending[0].done)
 	}
 	n := len(l.buf)
-	l.pending = append(l.pending, l.store.AppendOutput(l.id, l.end-int64(n), l.buf))
+	done := l.store.AppendOutput(l.id, l.end-int64(n), l.buf)
+	l.pending = append(l.pending, appended{done: done, buf: l.buf})
 	l.buf = nil
 	if streaming || n >= streamingSize {
-		l.buf = make([]byte, 0, flushSize)
+		l.buf, l.spare = l.spare, nil
+		if l.buf == nil {
+			l.buf = make([]byte, 0, flushSize)
+		}
 	}
 	l.reapLocked()
 }
 
-// recordLocked pops the oldest pending append with its result.
+// recordLocked pops the oldest pending append with its result and keeps
+// its buffer for reuse.
 func (l *Log) recordLocked(err error) {
+	if b := l.pending[0].buf; cap(b) == flushSize && l.buf != nil { // still streaming
+		l.spare = b[:0]
+	}
+	l.pending[0] = appended{}
 	l.pending = l.pending[1:]
 	if err != nil && l.err == nil {
 		l.err = fmt.Errorf("store output: %w", err)
@@ -59,7 +75,7 @@ func (l *Log) recordLocked(err error) {
 func (l *Log) reapLocked() {
 	for len(l.pending) > 0 {
 		select {
-		case err := <-l.pending[0]:
+		case err := <-l.pending[0].done:
 			l.recordLocked(err)
 		default:
 			return
@@ -79,7 +95,9 @@ func (l *Log) flush() {
 			t.Reset(flushDelay)
 		case <-t.C:
 			l.mu.Lock()
-			l.submitLocked(false)
+			if l.idleLocked() {
+				t.Reset(flushDelay) // streaming: look again for the end
+			}
 			l.mu.Unlock()
 		case <-l.quit:
 			t.Stop()
@@ -87,6 +105,18 @@ func (l *Log) flush() {
 			return
 		}
 	}
+}
+
+// idleLocked hands buf to the store after flushDelay. It reports whether
+// output is still streaming; once a delay passes with nothing written, it
+// drops the buffers streaming kept, so a quiet worker pins no memory.
+func (l *Log) idleLocked() bool {
+	if len(l.buf) == 0 {
+		l.buf, l.spare = nil, nil
+		return false
+	}
+	l.submitLocked(false)
+	return l.buf != nil
 }
 
 // drain stores what is left, waits for every commit, and gives back the
@@ -97,8 +127,9 @@ func (l *Log) drain() {
 	l.submitLocked(false)
 	l.buf = nil // closed: nothing more to buffer
 	for len(l.pending) > 0 {
-		l.recordLocked(<-l.pending[0])
+		l.recordLocked(<-l.pending[0].done)
 	}
+	l.spare = nil
 	l.releaseReserveLocked()
 }
 

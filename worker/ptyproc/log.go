@@ -69,9 +69,10 @@ type Log struct {
 	reserving   <-chan error // the reservation being committed, nil when none
 	reservingTo int64
 	tail        []hub.Frame
-	buf         []byte         // output not yet handed to the store, ending at end
-	pending     []<-chan error // appends handed to the store, not yet committed
-	err         error          // first storage error seen
+	buf         []byte     // output not yet handed to the store, ending at end
+	pending     []appended // handed to the store, not yet committed
+	spare       []byte     // a committed buffer, reused for the next flush
+	err         error      // first storage error seen
 	closed      bool
 }
 
