@@ -13,6 +13,12 @@
 // line (the last message) and n `.chat-text` elements are in the DOM.
 // Diff: FILES `.fl-row` entries and the first section's changed line.
 // Median of RUNS (default 3) fresh browser contexts.
+//
+// Chat also reports first-visible, an extra figure that does not change the
+// one above: the first poll at which the newest `.chat-text` in the DOM lies
+// inside the chat scroller's viewport (what a reader first sees of the
+// conversation). It is checked until it first holds, so it costs at most
+// one layout.
 //   go build -o /tmp/b/agentdesk . && go build -o /tmp/b/fakeclaude ./internal/fakeclaude
 //   AGENTDESK_BIN=/tmp/b/agentdesk FAKECLAUDE_BIN=/tmp/b/fakeclaude node bench/render.mjs
 import { execFileSync } from 'node:child_process';
@@ -92,28 +98,34 @@ async function modifiedRepo(server, n) {
 
 /**
  * Runs in the page before its scripts: polls `cond` (source of a function of
- * `arg`) every animation frame; window.__render gets {seen, painted} in ms
- * since navigation start.
+ * `arg`) every animation frame, and `firstCond` (optional, no argument)
+ * until it first holds; window.__render gets {seen, painted, first} in ms
+ * since navigation start (first is seen when there is no firstCond).
  */
-function installProbe({ cond, arg }) {
+function installProbe({ cond, arg, firstCond }) {
   const done = new Function('arg', `return (${cond})(arg);`);
+  const first = firstCond ? new Function(`return (${firstCond})();`) : null;
+  let firstAt = null;
   const tick = () => {
+    if (first !== null && firstAt === null) {
+      try { if (first()) firstAt = performance.now(); } catch { /* not yet */ }
+    }
     let ok = false;
     try { ok = done(arg); } catch { ok = false; }
     if (!ok) { requestAnimationFrame(tick); return; }
     const seen = performance.now();
     requestAnimationFrame(() => requestAnimationFrame(() => {
-      window.__render = { seen, painted: performance.now() };
+      window.__render = { seen, painted: performance.now(), first: firstAt ?? seen };
     }));
   };
   requestAnimationFrame(tick);
 }
 
 /** Opens route in a fresh logged-in context; the probe's figures. */
-async function firstRender(browser, server, route, cond, arg) {
+async function firstRender(browser, server, route, cond, arg, firstCond) {
   const page = await newPage(browser);
   await page.goto(`${server.url}/?token=${server.token}`); // sets the session cookie
-  await page.addInitScript(installProbe, { cond: cond.toString(), arg });
+  await page.addInitScript(installProbe, { cond: cond.toString(), arg, firstCond: firstCond?.toString() });
   await page.goto(server.url + route);
   await page.waitForFunction(() => window.__render !== undefined, null, { timeout: renderTimeoutMs, polling: 500 });
   const r = await page.evaluate(() => window.__render);
@@ -125,19 +137,32 @@ async function firstRender(browser, server, route, cond, arg) {
 
 const chatDone = (n) => document.querySelector('.chat-result') !== null
   && document.querySelectorAll('.chat-text').length >= n;
+/** The newest message in the DOM is inside the scroller's viewport. */
+const chatFirstVisible = () => {
+  const texts = document.getElementsByClassName('chat-text');
+  const el = texts[texts.length - 1];
+  const sc = el?.closest('.chat-scroll');
+  if (!el || !sc) return false;
+  const a = el.getBoundingClientRect();
+  const b = sc.getBoundingClientRect();
+  return a.height > 0 && a.bottom > b.top && a.top < b.bottom;
+};
 const diffDone = (n) => document.querySelectorAll('.fl-row').length >= n
   && document.querySelector('.df-section .dl-add') !== null;
 
-async function measure(label, size, browser, server, route, cond) {
+async function measure(label, size, browser, server, route, cond, firstCond) {
   const seen = [];
   const painted = [];
+  const first = [];
   for (let i = 0; i < runs; i++) {
-    const r = await firstRender(browser, server, route, cond, size);
+    const r = await firstRender(browser, server, route, cond, size, firstCond);
     seen.push(r.seen);
     painted.push(r.painted);
+    first.push(r.first);
   }
   console.log(`${label}=${size} first-render median=${median(painted).toFixed(0)}ms (in DOM ${median(seen).toFixed(0)}ms)`
-    + ` painted=[${fmt(painted)}] in-dom=[${fmt(seen)}]`);
+    + ` painted=[${fmt(painted)}] in-dom=[${fmt(seen)}]`
+    + (firstCond ? ` first-visible median=${median(first).toFixed(0)}ms [${fmt(first)}]` : ''));
 }
 
 console.log(`# ${os.cpus().length} cores, ${os.cpus()[0]?.model}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, runs=${runs}`);
@@ -149,7 +174,7 @@ try {
     try {
       const { route, stored } = await floodConversation(server, n);
       console.log(`# conversation stored: ${stored} messages`);
-      await measure('chat messages', n, browser, server, route, chatDone);
+      await measure('chat messages', n, browser, server, route, chatDone, chatFirstVisible);
     } finally {
       await server.dispose();
     }

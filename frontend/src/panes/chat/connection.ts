@@ -1,15 +1,21 @@
 // The sdk worker socket: reconnects by itself, resuming after the last stored
 // message it saw (?after=<uuid>), and hands each frame to the pane. The resume
 // cursor moves with every stored line received, so a reconnect asks only for
-// what is missing.
+// what is missing. The first connection is preceded by the stored history
+// read over REST in bulk (history.ts), so its replay is only the tail.
 import { ReconnectingSocket, wsUrl, type SocketState } from '../../ws';
 import type { Activity } from '../../types';
+import { readHistory, type FetchPage, type StoredMessage } from './history';
 import { parseFrame, type ClientFrame, type CliMessage, type PermissionRequest } from './protocol';
 
 export interface ChatHandlers {
   /** A connection opened: the replay after the cursor follows. */
   opened(): void;
   stored(msg: CliMessage, html: Record<string, string> | undefined): void;
+  /** A page of stored history read over REST before the first connection, oldest first. */
+  history(msgs: StoredMessage[]): void;
+  /** The REST history is read (or was cut short); the socket opens next. */
+  historyRead(): void;
   streamed(msg: CliMessage): void;
   historyEnd(): void;
   /** The server does not know our cursor: drop everything, the whole history follows. */
@@ -26,12 +32,34 @@ export class ChatConnection {
   private socket: ReconnectingSocket | null = null;
   private last: string | null = null;
   private inReplay = true;
+  private begun = false;
+  private disposed = false;
 
-  constructor(private readonly path: string, private readonly on: ChatHandlers) {}
+  /** fetchPage, when given, reads the stored history before the first connection. */
+  constructor(
+    private readonly path: string,
+    private readonly on: ChatHandlers,
+    private readonly fetchPage?: FetchPage,
+  ) {}
 
-  /** Opens the socket (once). */
+  /** Reads the stored history (when it can) and opens the socket after it (once). */
   start(): void {
-    if (this.socket !== null) return;
+    if (this.begun) return;
+    this.begun = true;
+    this.on.state('connecting');
+    if (this.fetchPage === undefined) {
+      this.open();
+      return;
+    }
+    void readHistory(this.fetchPage, '', (msgs) => this.on.history(msgs), () => this.disposed).then((last) => {
+      if (this.disposed) return;
+      if (last !== '') this.last = last;
+      this.on.historyRead();
+      this.open();
+    });
+  }
+
+  private open(): void {
     this.socket = new ReconnectingSocket({
       url: () => wsUrl(this.path + (this.last !== null ? `?after=${encodeURIComponent(this.last)}` : '')),
       onOpen: () => {
@@ -45,7 +73,7 @@ export class ChatConnection {
   }
 
   get started(): boolean {
-    return this.socket !== null;
+    return this.begun;
   }
 
   get isOpen(): boolean {
@@ -67,6 +95,7 @@ export class ChatConnection {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.socket?.dispose();
   }
 

@@ -1,8 +1,14 @@
 // Small text helpers for the chat pane: numbers, durations, money, compact JSON.
 
-/** 1234 -> "1,234". */
+/**
+ * 1234 -> "1,234". By hand, not toLocaleString: its first call sets up ICU
+ * number formatting, ~30 ms on the main thread in the middle of a first render.
+ */
 export function formatInt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  const r = Math.round(n);
+  const digits = String(Math.abs(r));
+  if (!/^\d+$/.test(digits)) return String(r); // NaN, Infinity, 1e+21 and up
+  return (r < 0 ? '-' : '') + digits.replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** 850 -> "850 ms", 3200 -> "3.2 s", 125000 -> "2 min 5 s". */

@@ -1,6 +1,7 @@
 // The chat pane of an sdk worker: the conversation, pending permission
 // requests, the composer and the connection state, fed by one ChatConnection.
-// DOM work for incoming lines is batched per animation frame (see Transcript).
+// DOM work for incoming lines is batched per animation frame (see Transcript),
+// and the history read before the socket opens is built in back-to-back tasks.
 import { h, setText } from '../../dom';
 import type { Activity, Session, Worker } from '../../types';
 import type { SocketState } from '../../ws';
@@ -11,10 +12,10 @@ import { ChatConnection } from './connection';
 import { PermissionDock } from './permission-dock';
 import type { PermissionRequest } from './protocol';
 import { Scroller } from './scroller';
+import { NextTask } from './tasks';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 
-/** Longest wait for a worker to leave "starting" before connecting anyway. */
 /** Rendering time per frame; the rest of the frame stays free for input. */
 const frameBudgetMs = 8;
 
@@ -41,6 +42,8 @@ export class ChatPane implements Pane {
   private visible = false;
   private frame = 0;
   private timer: number | undefined;
+  /** Off-document slices run as tasks (no frame to wait for). */
+  private readonly slices = new NextTask(() => this.flush());
   private sweepOnActivity = false;
   private socketState: SocketState = 'connecting';
 
@@ -58,12 +61,21 @@ export class ChatPane implements Pane {
       this.dock.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
+    // Busy until the first history-end: the history read first is no news to announce.
+    this.transcript.el.setAttribute('aria-busy', 'true');
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
     const path = `/ws/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}`;
     this.conn = new ChatConnection(path, {
       opened: () => this.opened(),
       stored: (m, html) => {
         if (this.transcript.add(m, html)) this.schedule();
+      },
+      history: (msgs) => {
+        if (this.transcript.addHistory(msgs)) this.schedule();
+      },
+      historyRead: () => {
+        this.transcript.endHistory();
+        this.schedule();
       },
       streamed: (m) => {
         this.transcript.addEvent(m);
@@ -77,7 +89,7 @@ export class ChatPane implements Pane {
       exited: (code, signal) => this.exited(code, signal),
       error: (code, message) => this.error(code, message),
       state: (s) => this.setSocketState(s),
-    });
+    }, (after, limit) => ctx.api.request('GET', `${messagesPath(ctx)}?limit=${limit}&after=${encodeURIComponent(after)}`));
     this.setActivity(ctx.worker.activity);
     this.applyWorker();
     this.setSocketState('connecting');
@@ -111,6 +123,7 @@ export class ChatPane implements Pane {
   dispose(): void {
     cancelAnimationFrame(this.frame);
     window.clearTimeout(this.timer);
+    this.slices.dispose();
     this.conn.dispose();
     this.scroller.dispose();
     setAsking(this.key, false);
@@ -205,10 +218,18 @@ export class ChatPane implements Pane {
     this.el.dataset.conn = loading ? 'loading' : s;
   }
 
-  /** Renders queued lines on the next frame (a timer while the page is hidden: no frames then). */
+  /**
+   * Renders queued lines on the next frame (a timer while the page is hidden:
+   * no frames then). History being built off the document shows in no frame,
+   * so its next slice runs as the next task instead: input and frames still
+   * get their turn between slices, and the main thread does not idle until
+   * the next frame.
+   */
   private schedule(): void {
-    if (this.frame !== 0 || this.timer !== undefined || !this.transcript.pending) return;
-    if (document.visibilityState === 'hidden') {
+    if (this.frame !== 0 || this.timer !== undefined || this.slices.pending || !this.transcript.pending) return;
+    if (this.transcript.offDocument) {
+      this.slices.post();
+    } else if (document.visibilityState === 'hidden') {
       this.timer = window.setTimeout(() => {
         this.timer = undefined;
         this.flush();
@@ -226,4 +247,9 @@ export class ChatPane implements Pane {
     this.scroller.keep();
     if (more) this.schedule();
   }
+}
+
+/** The REST path of the worker's stored messages (API.md). */
+function messagesPath(ctx: PaneContext): string {
+  return `/api/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}/messages`;
 }

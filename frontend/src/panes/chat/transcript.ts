@@ -1,23 +1,22 @@
 // The conversation as DOM: stored CLI lines and stream events are queued as they
-// arrive and rendered in order by flush(), a time-boxed slice per animation
-// frame, so a history of thousands of lines never blocks the page. Lines are
-// appended once and never re-rendered; a tool_result only fills in its card.
-// A line whose uuid was already shown is dropped (reconnects, several replays).
-//
-// Top-level elements go into chunks of chunkSize: the browser skips layout and
-// paint of off-screen chunks (content-visibility), and tracks a few hundred
-// chunks instead of one observer target per message.
-import { h } from '../../dom';
+// arrive and rendered in order by flush(), a time-boxed slice at a time
+// (queue.ts). Lines are appended once and never re-rendered; a tool_result
+// only fills in its card. A line whose uuid was already shown is dropped
+// (reconnects, several replays). The history read before the socket opens
+// (addHistory) is built off the document and attached in one append (chunks.ts).
+import { ChunkedLog } from './chunks';
+import type { StoredMessage } from './history';
 import { LiveStream } from './live';
 import { blocksOf, isObject, num, str, type Block, type CliMessage } from './protocol';
+import { WorkQueue } from './queue';
 import {
   note, renderApiError, renderConfigDenied, renderInit, renderResult, renderRetry, renderText,
   renderThinking, renderUserText, markFromTerminal, renderImported,
 } from './render';
 import { ToolCard } from './tool-card';
 
-/** Top-level elements per chunk. */
-const chunkSize = 40;
+/** History lines staged at most before they are attached (a progress view for very long histories). */
+const maxStaged = 20_000;
 
 type Op =
   | { kind: 'stored'; msg: CliMessage; html: Record<string, string> | undefined }
@@ -32,34 +31,65 @@ export class Transcript {
   private initShown = false;
   private prevTotal: number | null = null;
   private readonly live: LiveStream;
-  private queue: Op[] = [];
-  private head = 0;
-  private chunk: HTMLElement | null = null;
+  private readonly queue = new WorkQueue<Op>();
+  private readonly log = new ChunkedLog();
+  /** History lines queued since the last queued stage, -1 when none is open. */
+  private staged = -1;
 
   constructor() {
-    this.el = h('div', { class: 'chat-log', role: 'log', 'aria-label': 'Conversation' });
+    this.el = this.log.el;
     this.live = new LiveStream((el, parent) => this.container(parent).append(el));
   }
 
   /** Queues a stored line; false when its uuid was already shown (or queued). */
   add(msg: CliMessage, html: Record<string, string> | undefined): boolean {
-    const id = msg.uuid;
-    if (typeof id === 'string' && id !== '') {
-      if (this.seen.has(id)) return false;
-      this.seen.add(id);
-    }
-    this.push({ kind: 'stored', msg, html });
+    if (!this.claim(msg)) return false;
+    this.queue.push({ kind: 'stored', msg, html });
     return true;
+  }
+
+  /**
+   * Queues a page of the stored history read before the socket opens. The
+   * pages are built off the document and attached together by endHistory(),
+   * so the view opens on the newest messages instead of scrolling through
+   * the older ones (a very long history is attached every maxStaged lines).
+   * False when every line was already shown.
+   */
+  addHistory(msgs: StoredMessage[]): boolean {
+    const fresh = msgs.filter((x) => this.claim(x.message));
+    if (fresh.length === 0) return false;
+    if (this.staged < 0) {
+      // With nothing queued before it, staging now lets the first slice run off the document too.
+      if (this.pending) this.addRun(() => this.log.stage());
+      else this.log.stage();
+      this.staged = 0;
+    }
+    for (const x of fresh) this.queue.push({ kind: 'stored', msg: x.message, html: x.html });
+    this.staged += fresh.length;
+    if (this.staged >= maxStaged) this.endHistory();
+    return true;
+  }
+
+  /** The history read is over (or cut short): queues the attachment of what addHistory staged. */
+  endHistory(): void {
+    if (this.staged < 0) return;
+    this.staged = -1;
+    this.addRun(() => this.log.commit());
+  }
+
+  /** True while queued history is being built off the document: no frame shows it yet. */
+  get offDocument(): boolean {
+    return this.log.staged;
   }
 
   /** Queues a stream_event line (not stored: shown until its assistant line comes). */
   addEvent(msg: CliMessage): void {
-    this.push({ kind: 'event', msg });
+    this.queue.push({ kind: 'event', msg });
   }
 
   /** Queues DOM work that must happen in order with the lines queued before it. */
   addRun(fn: () => void): void {
-    this.push({ kind: 'run', fn });
+    this.queue.push({ kind: 'run', fn });
   }
 
   /** The socket reconnected: it replays the running message's events, so drop the live text. */
@@ -74,45 +104,39 @@ export class Transcript {
       this.turnCards = [];
       this.live.clear();
       this.initShown = false;
-      this.tail().append(note(text, kind));
+      this.log.tail().append(note(text, kind));
     });
   }
 
   /** Forgets everything shown (the server's history was reset). */
   clear(): void {
-    this.queue = [];
-    this.head = 0;
+    this.queue.clear();
+    this.staged = -1;
     this.seen.clear();
     this.cards.clear();
     this.turnCards = [];
     this.initShown = false;
     this.prevTotal = null;
     this.live.clear();
-    this.chunk = null;
-    this.el.replaceChildren();
+    this.log.clear();
   }
 
   get pending(): boolean {
-    return this.head < this.queue.length;
+    return this.queue.pending;
   }
 
   /** Renders queued work until deadline (performance.now() time); true when some is left. */
   flush(deadline: number): boolean {
-    while (this.head < this.queue.length) {
-      const op = this.queue[this.head++];
-      if (op !== undefined) this.apply(op);
-      if (performance.now() >= deadline) break;
-    }
-    if (this.head >= this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-      return false;
-    }
-    return true;
+    return this.queue.flush(deadline, (op) => this.apply(op));
   }
 
-  private push(op: Op): void {
-    this.queue.push(op);
+  /** Records msg's uuid as shown; false when it already was. */
+  private claim(msg: CliMessage): boolean {
+    const id = msg.uuid;
+    if (typeof id !== 'string' || id === '') return true;
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    return true;
   }
 
   private apply(op: Op): void {
@@ -151,16 +175,7 @@ export class Transcript {
       const card = this.cards.get(parentToolUseId);
       if (card !== undefined) return card.children;
     }
-    return this.tail();
-  }
-
-  /** The chunk new top-level elements go to (a fresh one once it is full). */
-  private tail(): HTMLElement {
-    if (this.chunk === null || this.chunk.childElementCount >= chunkSize) {
-      this.chunk = h('div', { class: 'chat-chunk' });
-      this.el.append(this.chunk);
-    }
-    return this.chunk;
+    return this.log.tail();
   }
 
   private user(m: CliMessage): HTMLElement[] {
@@ -194,7 +209,7 @@ export class Transcript {
       if (el !== null) els.push(el);
     });
     const replaced = this.live.take(m.message?.id ?? '');
-    if (replaced !== null && replaced.isConnected) replaced.replaceWith(...els);
+    if (replaced !== null && replaced.parentNode !== null) replaced.replaceWith(...els);
     else {
       replaced?.remove();
       this.container(m.parent_tool_use_id).append(...els);
@@ -266,7 +281,7 @@ export class Transcript {
     const el = renderResult(m, this.prevTotal);
     this.prevTotal = num(m, 'total_cost_usd') ?? this.prevTotal;
     this.initShown = false;
-    this.tail().append(el);
+    this.log.tail().append(el);
     return el;
   }
 }
