@@ -45,6 +45,14 @@ func (s *Server) accept(c echo.Context) (*socket, error) {
 	return &socket{Conn: conn, batch: bw.conn}, nil
 }
 
+// bound makes the socket's writes give up quickly once ctx ends. Frames
+// are written without a context (see send), so this is what ends a write
+// stuck on a client that stopped reading when the server shuts down. The
+// returned func stops it.
+func (s *socket) bound(ctx context.Context) func() bool {
+	return context.AfterFunc(ctx, s.batch.expire)
+}
+
 // send writes one frame. The batchConn bounds the write with writeTimeout,
 // so the context carries no timer: a per-frame timer costs more than the
 // write itself when a batch holds hundreds of frames.
@@ -108,6 +116,7 @@ func (s *Server) appSocket(c echo.Context) error {
 
 	ctx, cancel := context.WithCancel(c.Request().Context())
 	defer cancel()
+	defer conn.bound(ctx)()
 	out := make(chan hub.Frame, 16)
 	go clientFrames(ctx, cancel, conn, func([]byte) {
 		select {
@@ -146,6 +155,7 @@ func (s *Server) workerSocket(c echo.Context) error {
 		return nil
 	}
 	defer conn.CloseNow()
+	defer conn.bound(ctx)()
 
 	p := pump{conn: conn, out: make(chan hub.Frame, 16), streams: make(chan *worker.Stream, 1)}
 	go clientFrames(ctx, cancel, conn, func(data []byte) { p.handle(ctx, att, data) })

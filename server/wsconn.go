@@ -24,6 +24,8 @@ const (
 	flushAt = 64 << 10
 	// keepBuf is the largest batch buffer kept between batches.
 	keepBuf = 256 << 10
+	// expireAfter bounds socket writes once the socket's context ended.
+	expireAfter = 100 * time.Millisecond
 )
 
 // batchConn is a net.Conn whose writes can be held and sent together. It
@@ -33,6 +35,10 @@ const (
 // other goroutines.
 type batchConn struct {
 	net.Conn
+
+	// dlMu orders deadline changes: a write sets its deadline from
+	// timeout, and expire shortens both, whichever runs first.
+	dlMu    sync.Mutex
 	timeout time.Duration
 
 	mu     sync.Mutex
@@ -92,7 +98,10 @@ func (c *batchConn) flushLocked() error {
 // sendLocked writes p to the socket within the timeout. A failed write
 // leaves the stream of frames broken, so the conn refuses every later one.
 func (c *batchConn) sendLocked(p []byte) error {
-	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.timeout)); err != nil {
+	c.dlMu.Lock()
+	err := c.Conn.SetWriteDeadline(time.Now().Add(c.timeout))
+	c.dlMu.Unlock()
+	if err != nil {
 		c.err = fmt.Errorf("set write deadline: %w", err)
 		return c.err
 	}
@@ -101,6 +110,18 @@ func (c *batchConn) sendLocked(p []byte) error {
 		return c.err
 	}
 	return nil
+}
+
+// expire gives a write in progress, and every later one, at most
+// expireAfter: the socket's context ended (shutdown), so a write stuck on a
+// client that stopped reading must not hold shutdown for the full timeout,
+// while a close frame to a client that reads still gets out. It never
+// waits for a write in progress.
+func (c *batchConn) expire() {
+	c.dlMu.Lock()
+	defer c.dlMu.Unlock()
+	c.timeout = min(c.timeout, expireAfter)
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(c.timeout))
 }
 
 // batchWriter hands coder/websocket a batchConn in place of the raw
