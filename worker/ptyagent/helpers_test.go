@@ -1,23 +1,16 @@
 package ptyagent_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/binary"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/ptytest"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
 )
 
@@ -190,98 +183,20 @@ func waitUpTo(d time.Duration, cond func() bool) bool {
 	return true
 }
 
-// client is one attached socket's view: output bytes and control frames.
-type client struct {
-	st   *worker.Stream
-	out  bytes.Buffer
-	next int64
-	ctrl []map[string]any
-}
+// client is one attached stream's view: output bytes and control frames.
+type client = ptytest.Client
 
 func attach(t *testing.T, rt *ptyagent.Runtime, cursor string) *client {
 	t.Helper()
-	st, err := rt.Attach(t.Context(), cursor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	c := &client{st: st, next: -1}
-	if err := st.Replay(c.add); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return ptytest.Attach(t, rt.Attach, cursor)
 }
 
-func (c *client) add(f hub.Frame) error {
-	if !f.Binary {
-		var m map[string]any
-		if err := json.Unmarshal(f.Data, &m); err != nil {
-			return err
-		}
-		c.ctrl = append(c.ctrl, m)
-		return nil
-	}
-	off := int64(binary.BigEndian.Uint64(f.Data))
-	if c.next >= 0 && off != c.next {
-		return fmt.Errorf("frame at %d, want %d", off, c.next)
-	}
-	c.out.Write(f.Data[8:])
-	c.next = off + int64(len(f.Data)-8)
-	return nil
-}
-
-// until reads live frames until cond holds.
-func (c *client) until(t *testing.T, cond func(*client) bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	for !cond(c) {
-		f, err := c.st.Sub.Recv(ctx)
-		switch {
-		case errors.Is(err, hub.ErrDone):
-			t.Fatalf("stream ended; output %q, frames %v", c.out.String(), c.ctrl)
-		case err != nil:
-			t.Fatalf("timed out; output %q, frames %v", c.out.String(), c.ctrl)
-		}
-		if err := c.add(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// drain reads the frames left once the stream has ended.
-func (c *client) drain(t *testing.T) {
-	t.Helper()
-	<-c.st.Sub.Done()
-	for {
-		f, err := c.st.Sub.Recv(context.Background()) // done: never waits
-		if err != nil {
-			return
-		}
-		if err := c.add(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func (c *client) has(s string) bool { return strings.Contains(c.out.String(), s) }
-
-func hasText(s string) func(*client) bool { return func(c *client) bool { return c.has(s) } }
-
-// frame returns the first control frame of type typ, or nil.
-func (c *client) frame(typ string) map[string]any {
-	for _, m := range c.ctrl {
-		if m["type"] == typ {
-			return m
-		}
-	}
-	return nil
-}
+func hasText(s string) func(*client) bool { return func(c *client) bool { return c.Has(s) } }
 
 // activities lists the states of the activity frames received, in order.
-func (c *client) activities() []string {
+func activities(c *client) []string {
 	var out []string
-	for _, m := range c.ctrl {
+	for _, m := range c.Ctrl {
 		if m["type"] == "activity" {
 			s, _ := m["state"].(string)
 			out = append(out, s)
@@ -290,8 +205,8 @@ func (c *client) activities() []string {
 	return out
 }
 
-func (c *client) lastActivity() string {
-	a := c.activities()
+func lastActivity(c *client) string {
+	a := activities(c)
 	if len(a) == 0 {
 		return ""
 	}

@@ -18,16 +18,16 @@ func TestExit(t *testing.T) {
 	f := newFixture(t, writeScript(t, fakeClaude))
 	rt := f.start(t, false)
 	c := attach(t, rt, "")
-	c.until(t, hasText("❯"))
+	c.Until(t, waitFor, hasText("❯"))
 	send(t, rt, "exit 0")
-	c.until(t, func(c *client) bool { return c.frame("exit") != nil })
+	c.Until(t, waitFor, func(c *client) bool { return c.Frame("exit") != nil })
 	info := f.waitInfo(t, func(i worker.Info) bool { return i.Status == worker.StatusExited })
 	if info.ExitCode == nil || *info.ExitCode != 0 || info.Error != nil || *info.Activity != worker.ActivityIdle {
 		t.Fatalf("worker %+v", info)
 	}
 	after := attach(t, rt, "")
-	if n := len(after.ctrl); after.ctrl[n-1]["type"] != "exit" || after.ctrl[n-1]["exitCode"] != 0.0 {
-		t.Fatalf("replay frames %v", after.ctrl)
+	if n := len(after.Ctrl); after.Ctrl[n-1]["type"] != "exit" || after.Ctrl[n-1]["exitCode"] != 0.0 {
+		t.Fatalf("replay frames %v", after.Ctrl)
 	}
 	if procs, _ := f.store.Processes(); procs["w1"] != 0 {
 		t.Fatal("process group still recorded after exit")
@@ -50,8 +50,8 @@ func TestEarlyExit(t *testing.T) {
 	if info.Error == nil || *info.Error != want || info.ExitCode == nil || *info.ExitCode != 1 {
 		t.Fatalf("worker %+v, error %v", info, info.Error)
 	}
-	if c := attach(t, rt, ""); !c.has("already in use") {
-		t.Fatalf("output %q", c.out.String())
+	if c := attach(t, rt, ""); !c.Has("already in use") {
+		t.Fatalf("output %q", c.Out.String())
 	}
 }
 
@@ -69,12 +69,12 @@ func TestClaudeMissing(t *testing.T) {
 				t.Fatalf("worker %+v", info)
 			}
 			c := attach(t, rt, "")
-			e := c.frame("error")
+			e := c.Frame("error")
 			if e == nil || e["code"] != "claude_not_found" || e["message"] != *info.Error {
-				t.Fatalf("frames %v", c.ctrl)
+				t.Fatalf("frames %v", c.Ctrl)
 			}
-			if !c.has("\x1b[31m" + *info.Error + "\x1b[0m\r\n") {
-				t.Fatalf("output %q", c.out.String())
+			if !c.Has("\x1b[31m" + *info.Error + "\x1b[0m\r\n") {
+				t.Fatalf("output %q", c.Out.String())
 			}
 			if err := rt.SendUser(t.Context(), "hi"); !errors.Is(err, worker.ErrClaudeAbsent) {
 				t.Fatalf("send: %v", err)
@@ -92,7 +92,7 @@ func TestClaudeMissing(t *testing.T) {
 func TestRestored(t *testing.T) {
 	f := newFixture(t, writeScript(t, fakeClaude))
 	first := f.start(t, false)
-	attach(t, first, "").until(t, hasText("❯"))
+	attach(t, first, "").Until(t, waitFor, hasText("❯"))
 	if err := first.Stop(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +105,10 @@ func TestRestored(t *testing.T) {
 		t.Fatalf("restored worker %+v", info)
 	}
 	c := attach(t, rt, "")
-	if !c.has("ARGS:") || c.frame("history-end") == nil || c.frame("activity")["state"] != "idle" {
-		t.Fatalf("replay %q %v", c.out.String(), c.ctrl)
+	if !c.Has("ARGS:") || c.Frame("history-end") == nil || c.Frame("activity")["state"] != "idle" {
+		t.Fatalf("replay %q %v", c.Out.String(), c.Ctrl)
 	}
-	if ex := c.frame("exit"); ex == nil || ex["exitCode"] != nil {
+	if ex := c.Frame("exit"); ex == nil || ex["exitCode"] != nil {
 		t.Fatalf("exit frame %v", ex)
 	}
 	if err := rt.SendUser(t.Context(), "hi"); !errors.Is(err, worker.ErrNotRunning) {
@@ -121,7 +121,7 @@ func TestStop(t *testing.T) {
 	rt := f.start(t, false)
 	c := attach(t, rt, "")
 	send(t, rt, "work")
-	c.until(t, func(c *client) bool { return c.lastActivity() == "active" })
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "active" })
 	procs, _ := f.store.Processes()
 	pid := procs["w1"]
 	for range 2 {
@@ -136,19 +136,19 @@ func TestStop(t *testing.T) {
 		t.Fatal("process group still recorded after Stop")
 	}
 	select {
-	case <-c.st.Sub.Done():
+	case <-c.St.Sub.Done():
 	default:
 		t.Fatal("Stop left the stream open")
 	}
-	c.drain(t)
+	c.Drain(t)
 	if info := f.snapshot(); info.Status != worker.StatusRunning || *info.Activity != worker.ActivityActive {
 		t.Fatalf("after Stop: %+v (status and activity are the manager's then)", info)
 	}
 	if got := rt.Activity(); got != worker.ActivityIdle {
 		t.Errorf("Activity() %s after Stop", got)
 	}
-	if n := len(c.ctrl); n < 2 || c.ctrl[n-2]["state"] != "idle" || c.ctrl[n-1]["type"] != "exit" {
-		t.Errorf("last frames %v, want activity idle then exit", c.ctrl)
+	if n := len(c.Ctrl); n < 2 || c.Ctrl[n-2]["state"] != "idle" || c.Ctrl[n-1]["type"] != "exit" {
+		t.Errorf("last frames %v, want activity idle then exit", c.Ctrl)
 	}
 }
 

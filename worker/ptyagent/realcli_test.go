@@ -51,22 +51,22 @@ func startReal(t *testing.T) (*fixture, *fakeapi.Server, *ptyagent.Runtime, *cli
 // the activity to go active, then idle.
 func converse(t *testing.T, rt *ptyagent.Runtime, c *client, prompt, reply string) {
 	t.Helper()
-	from := len(c.activities())
+	from := len(activities(c))
 	send(t, rt, prompt)
 	poll(t, func() bool { return strings.Contains(rt.Screen(), reply) })
-	c.until(t, func(c *client) bool {
-		seen := c.activities()[from:]
-		return slices.Contains(seen, "active") && c.lastActivity() == "idle"
+	c.Until(t, waitFor, func(c *client) bool {
+		seen := activities(c)[from:]
+		return slices.Contains(seen, "active") && lastActivity(c) == "idle"
 	})
 }
 
 func TestRealCLINewThenResume(t *testing.T) {
 	f, api, first, c := startReal(t)
-	if !c.has("agentdesk: marked onboarding as complete") || !c.has("approved the key in ANTHROPIC_API_KEY") {
-		t.Errorf("no seeding notice in %q", c.out.String()[:min(c.out.Len(), 400)])
+	if !c.Has("agentdesk: marked onboarding as complete") || !c.Has("approved the key in ANTHROPIC_API_KEY") {
+		t.Errorf("no seeding notice in %q", c.Out.String()[:min(c.Out.Len(), 400)])
 	}
 	converse(t, first, c, "hello there", "Echo: hello there")
-	_, cli, _ := strings.Cut(c.out.String(), "starts at its prompt\x1b[0m\r\n") // after agentdesk's notice
+	_, cli, _ := strings.Cut(c.Out.String(), "starts at its prompt\x1b[0m\r\n") // after agentdesk's notice
 	for _, s := range startupTexts {
 		if strings.Contains(cli, s) {
 			t.Errorf("a start-up screen showed %q:\n%s", s, first.Screen())
@@ -89,7 +89,7 @@ func TestRealCLINewThenResume(t *testing.T) {
 	}
 	c2 := attach(t, second, "")
 	waitPrompt(t, f, second)
-	if c2.has("agentdesk:") {
+	if c2.Has("agentdesk:") {
 		t.Error("seeding notice although nothing changed")
 	}
 	converse(t, second, c2, "and again", "Echo: and again")
@@ -110,7 +110,7 @@ func TestRealCLINewThenResume(t *testing.T) {
 func TestRealCLIAskUserQuestion(t *testing.T) {
 	_, _, rt, c := startReal(t)
 	send(t, rt, "ask me a question")
-	c.until(t, func(c *client) bool { return c.lastActivity() == "asking" })
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "asking" })
 	if !strings.Contains(rt.Screen(), "Which color do you prefer?") {
 		t.Fatalf("asking without the picker:\n%s", rt.Screen())
 	}
@@ -135,7 +135,7 @@ func TestRealCLIAskUserQuestion(t *testing.T) {
 	if !answered() {
 		t.Fatalf("the answer did not register:\n%s", rt.Screen())
 	}
-	c.until(t, func(c *client) bool { return c.lastActivity() == "idle" })
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "idle" })
 }
 
 // Cancel presses Escape during a slow reply: the CLI closes the stream
@@ -143,13 +143,13 @@ func TestRealCLIAskUserQuestion(t *testing.T) {
 func TestRealCLICancel(t *testing.T) {
 	_, api, rt, c := startReal(t)
 	send(t, rt, "please be slow")
-	c.until(t, func(c *client) bool { return c.lastActivity() == "active" })
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "active" })
 	poll(t, func() bool { return strings.Contains(rt.Screen(), "slow chunk 01") })
 	if ok, err := rt.Cancel(t.Context()); !ok || err != nil {
 		t.Fatalf("cancel: %v, %v", ok, err)
 	}
 	poll(t, func() bool { return strings.Contains(rt.Screen(), "Interrupted") })
-	c.until(t, func(c *client) bool { return c.lastActivity() == "idle" })
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "idle" })
 	poll(t, func() bool { return api.Disconnects() == 1 })
 	if ok, _ := rt.Cancel(t.Context()); ok {
 		t.Error("cancel while idle reported true")

@@ -37,7 +37,7 @@ func TestStartNewConversation(t *testing.T) {
 	}
 	c := attach(t, rt, "")
 	want := "ARGS: --session-id " + rt.ConversationID() + " --model claude-sonnet-4-5"
-	c.until(t, hasText("❯"))
+	c.Until(t, waitFor, hasText("❯"))
 	real, _ := filepath.EvalSymlinks(f.cwd)
 	for _, s := range []string{
 		want,
@@ -47,19 +47,19 @@ func TestStartNewConversation(t *testing.T) {
 		"\x1b[2magentdesk: marked onboarding as complete, marked " + real + " as trusted in " +
 			filepath.Join(f.cfg.ClaudeConfigDir, ".claude.json") + " so Claude Code starts at its prompt\x1b[0m\r\n",
 	} {
-		if !c.has(s) {
-			t.Errorf("output lacks %q:\n%s", s, c.out.String())
+		if !c.Has(s) {
+			t.Errorf("output lacks %q:\n%s", s, c.Out.String())
 		}
 	}
-	if strings.Index(c.out.String(), "agentdesk: marked") > strings.Index(c.out.String(), "ARGS:") {
+	if strings.Index(c.Out.String(), "agentdesk: marked") > strings.Index(c.Out.String(), "ARGS:") {
 		t.Error("the notice came after the CLI started")
 	}
 	send(t, rt, "hello there")
-	c.until(t, hasText("You said: hello there"))
+	c.Until(t, waitFor, hasText("You said: hello there"))
 	if _, err := rt.HandleClient(t.Context(), []byte(`{"type":"input","data":"typed\r"}`)); err != nil {
 		t.Fatal(err)
 	}
-	c.until(t, hasText("You said: typed"))
+	c.Until(t, waitFor, hasText("You said: typed"))
 	if got := rt.Activity(); got != worker.ActivityIdle {
 		t.Errorf("activity %s at the prompt", got)
 	}
@@ -84,7 +84,7 @@ func TestConversationIDs(t *testing.T) {
 			}
 			rt := f.start(t, false)
 			flag := map[bool]string{true: "--resume ", false: "--session-id "}[withFile]
-			attach(t, rt, "").until(t, hasText("ARGS: "+flag+id+"\r\n"))
+			attach(t, rt, "").Until(t, waitFor, hasText("ARGS: "+flag+id+"\r\n"))
 			if len(f.setIDs) != 0 || rt.ConversationID() != id {
 				t.Fatalf("set %v, runtime %q", f.setIDs, rt.ConversationID())
 			}
@@ -96,15 +96,15 @@ func TestConversationIDs(t *testing.T) {
 func TestSeedNoticeOnlyOnChange(t *testing.T) {
 	f := newFixture(t, writeScript(t, fakeClaude))
 	first := f.start(t, false)
-	attach(t, first, "").until(t, hasText("❯"))
+	attach(t, first, "").Until(t, waitFor, hasText("❯"))
 	if err := first.Stop(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	f.info.ID = "w2"
 	c := attach(t, f.start(t, false), "")
-	c.until(t, hasText("❯"))
-	if c.has("agentdesk:") {
-		t.Fatalf("notice on an unchanged config:\n%s", c.out.String())
+	c.Until(t, waitFor, hasText("❯"))
+	if c.Has("agentdesk:") {
+		t.Fatalf("notice on an unchanged config:\n%s", c.Out.String())
 	}
 	if fi, err := os.Stat(filepath.Join(f.home, ".claude.json")); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("config %v, %v", fi, err)
@@ -115,23 +115,23 @@ func TestActivityAndCancel(t *testing.T) {
 	f := newFixture(t, writeScript(t, fakeClaude))
 	rt := f.start(t, false)
 	c := attach(t, rt, "")
-	c.until(t, hasText("❯"))
+	c.Until(t, waitFor, hasText("❯"))
 	if ok, err := rt.Cancel(t.Context()); ok || err != nil {
 		t.Fatalf("cancel while idle: %v, %v", ok, err)
 	}
 	send(t, rt, "work")
-	c.until(t, func(c *client) bool { return c.lastActivity() == "active" })
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "active" })
 	f.waitInfo(t, activityIs(worker.ActivityActive))
 	if ok, err := rt.Cancel(t.Context()); !ok || err != nil {
 		t.Fatalf("cancel while active: %v, %v", ok, err)
 	}
-	c.until(t, hasText("Interrupted"))
-	c.until(t, func(c *client) bool { return c.lastActivity() == "idle" })
+	c.Until(t, waitFor, hasText("Interrupted"))
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "idle" })
 	f.waitInfo(t, activityIs(worker.ActivityIdle))
 	// A tab attaching now gets the activity after history-end.
 	late := attach(t, rt, "")
-	if n := len(late.ctrl); n < 2 || late.ctrl[n-2]["type"] != "history-end" || late.ctrl[n-1]["type"] != "activity" || late.ctrl[n-1]["state"] != "idle" {
-		t.Fatalf("replay frames %v", late.ctrl)
+	if n := len(late.Ctrl); n < 2 || late.Ctrl[n-2]["type"] != "history-end" || late.Ctrl[n-1]["type"] != "activity" || late.Ctrl[n-1]["state"] != "idle" {
+		t.Fatalf("replay frames %v", late.Ctrl)
 	}
 }
 
@@ -139,9 +139,9 @@ func TestAsking(t *testing.T) {
 	f := newFixture(t, writeScript(t, fakeClaude))
 	rt := f.start(t, false)
 	c := attach(t, rt, "")
-	c.until(t, hasText("❯"))
+	c.Until(t, waitFor, hasText("❯"))
 	send(t, rt, "ask")
-	c.until(t, func(c *client) bool { return c.lastActivity() == "asking" })
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "asking" })
 	if got := rt.Activity(); got != worker.ActivityAsking {
 		t.Fatalf("Activity() %s", got)
 	}
@@ -151,15 +151,15 @@ func TestAsking(t *testing.T) {
 	if ok, err := rt.Cancel(t.Context()); !ok || err != nil {
 		t.Fatalf("cancel while asking: %v, %v", ok, err)
 	}
-	c.until(t, hasText("Denied"))
-	c.until(t, func(c *client) bool { return c.lastActivity() == "idle" })
+	c.Until(t, waitFor, hasText("Denied"))
+	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "idle" })
 }
 
 func TestSendUserText(t *testing.T) {
 	f := newFixture(t, writeScript(t, fakeClaude))
 	rt := f.start(t, false)
 	c := attach(t, rt, "")
-	c.until(t, hasText("❯"))
+	c.Until(t, waitFor, hasText("❯"))
 	tests := []struct {
 		content string
 		err     error
@@ -176,10 +176,10 @@ func TestSendUserText(t *testing.T) {
 	}
 	// Control characters are dropped, so they cannot press keys.
 	send(t, rt, "a\x03b\x1bc\r\n")
-	c.until(t, hasText("You said: abc\r"))
+	c.Until(t, waitFor, hasText("You said: abc\r"))
 	// Lines go in as one bracketed paste (the fake's read sees the markers).
 	send(t, rt, "one\ntwo")
-	c.until(t, hasText("You said: \x1b[200~one"))
+	c.Until(t, waitFor, hasText("You said: \x1b[200~one"))
 }
 
 func TestResize(t *testing.T) {
@@ -187,12 +187,12 @@ func TestResize(t *testing.T) {
 	f.info.Cols, f.info.Rows = 80, 24
 	rt := f.start(t, false)
 	c := attach(t, rt, "")
-	c.until(t, hasText("SIZE: 24 80"))
+	c.Until(t, waitFor, hasText("SIZE: 24 80"))
 	if _, err := rt.HandleClient(t.Context(), []byte(`{"type":"resize","cols":100,"rows":40}`)); err != nil {
 		t.Fatal(err)
 	}
 	send(t, rt, "size")
-	c.until(t, hasText("SIZE: 40 100"))
+	c.Until(t, waitFor, hasText("SIZE: 40 100"))
 	if info := f.snapshot(); info.Cols != 100 || info.Rows != 40 {
 		t.Fatalf("worker size %dx%d, want 100x40", info.Cols, info.Rows)
 	}

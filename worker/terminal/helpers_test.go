@@ -1,25 +1,18 @@
 package terminal_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/binary"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
+	"github.com/agentdesk/agentdesk/internal/ptytest"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 	"github.com/agentdesk/agentdesk/worker/terminal"
 )
 
@@ -110,73 +103,10 @@ func poll(t *testing.T, cond func() bool) {
 	}
 }
 
-// client is one attached socket's view: output bytes and control frames.
-type client struct {
-	st   *worker.Stream
-	out  bytes.Buffer
-	next int64
-	ctrl []map[string]any
-}
+// client is one attached stream's view: output bytes and control frames.
+type client = ptytest.Client
 
 func attach(t *testing.T, tm *terminal.Terminal, cursor string) *client {
 	t.Helper()
-	st, err := tm.Attach(t.Context(), cursor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	c := &client{st: st, next: -1}
-	if err := st.Replay(c.add); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func (c *client) add(f hub.Frame) error {
-	if !f.Binary {
-		var m map[string]any
-		if err := json.Unmarshal(f.Data, &m); err != nil {
-			return err
-		}
-		c.ctrl = append(c.ctrl, m)
-		return nil
-	}
-	off := int64(binary.BigEndian.Uint64(f.Data))
-	if c.next >= 0 && off != c.next {
-		return fmt.Errorf("frame at %d, want %d", off, c.next)
-	}
-	c.out.Write(f.Data[8:])
-	c.next = off + int64(len(f.Data)-8)
-	return nil
-}
-
-// until reads live frames until cond holds.
-func (c *client) until(t *testing.T, cond func(*client) bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	for !cond(c) {
-		f, err := c.st.Sub.Recv(ctx)
-		switch {
-		case errors.Is(err, hub.ErrDone):
-			t.Fatalf("stream ended; output %q, frames %v", c.out.String(), c.ctrl)
-		case err != nil:
-			t.Fatalf("timed out; output %q, frames %v", c.out.String(), c.ctrl)
-		}
-		if err := c.add(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func (c *client) has(s string) bool { return strings.Contains(c.out.String(), s) }
-
-// frame returns the first control frame of type typ, or nil.
-func (c *client) frame(typ string) map[string]any {
-	for _, m := range c.ctrl {
-		if m["type"] == typ {
-			return m
-		}
-	}
-	return nil
+	return ptytest.Attach(t, tm.Attach, cursor)
 }

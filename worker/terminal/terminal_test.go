@@ -35,10 +35,10 @@ func TestShellEcho(t *testing.T) {
 	}
 	c := attach(t, tm, "")
 	input(t, tm, "echo \"out:$((40+2)):$TERM:$COLORTERM:$(pwd)\"\n")
-	c.until(t, func(c *client) bool { return c.has("out:42:xterm-256color:truecolor:" + f.cwd) })
+	c.Until(t, waitFor, func(c *client) bool { return c.Has("out:42:xterm-256color:truecolor:" + f.cwd) })
 	other := attach(t, tm, "0") // a second tab replays the same bytes
-	if other.out.String() != c.out.String()[:other.out.Len()] || other.out.Len() == 0 {
-		t.Fatalf("second tab %q, first %q", other.out.String(), c.out.String())
+	if other.Out.String() != c.Out.String()[:other.Out.Len()] || other.Out.Len() == 0 {
+		t.Fatalf("second tab %q, first %q", other.Out.String(), c.Out.String())
 	}
 }
 
@@ -59,17 +59,17 @@ func TestExitFrame(t *testing.T) {
 			tm := f.start(t, false)
 			before := attach(t, tm, "")
 			input(t, tm, "\n")
-			before.until(t, func(c *client) bool { return c.frame("exit") != nil })
+			before.Until(t, waitFor, func(c *client) bool { return c.Frame("exit") != nil })
 			info := f.waitInfo(t, func(i worker.Info) bool { return i.Status == worker.StatusExited })
 			after := attach(t, tm, "")
 			for _, c := range []*client{before, after} {
-				ex := c.frame("exit")
+				ex := c.Frame("exit")
 				if ex["exitCode"] != tt.code || ex["signal"] != tt.signal {
 					t.Fatalf("exit frame %v, want code %v signal %v", ex, tt.code, tt.signal)
 				}
 			}
-			if last := after.ctrl[len(after.ctrl)-1]; last["type"] != "exit" || after.ctrl[len(after.ctrl)-2]["type"] != "history-end" {
-				t.Fatalf("replay frames %v: want exit after history-end", after.ctrl)
+			if last := after.Ctrl[len(after.Ctrl)-1]; last["type"] != "exit" || after.Ctrl[len(after.Ctrl)-2]["type"] != "history-end" {
+				t.Fatalf("replay frames %v: want exit after history-end", after.Ctrl)
 			}
 			gotCode := any(nil)
 			if info.ExitCode != nil {
@@ -97,12 +97,12 @@ func TestResize(t *testing.T) {
 	tm := f.start(t, false)
 	c := attach(t, tm, "")
 	input(t, tm, "stty size\n")
-	c.until(t, func(c *client) bool { return c.has("24 80\r\n") })
+	c.Until(t, waitFor, func(c *client) bool { return c.Has("24 80\r\n") })
 	if _, err := tm.HandleClient(t.Context(), []byte(`{"type":"resize","cols":100,"rows":40}`)); err != nil {
 		t.Fatal(err)
 	}
 	input(t, tm, "stty size\n")
-	c.until(t, func(c *client) bool { return c.has("40 100\r\n") })
+	c.Until(t, waitFor, func(c *client) bool { return c.Has("40 100\r\n") })
 	if info := f.snapshot(); info.Cols != 100 || info.Rows != 40 {
 		t.Fatalf("worker size %dx%d, want 100x40", info.Cols, info.Rows)
 	}
@@ -140,7 +140,7 @@ func TestRestored(t *testing.T) {
 	store := openStore(t)
 	f := newFixture(t, store, worker.Info{Command: []string{"sh", "-c", "echo stored-output; exec sleep 1000"}})
 	first := f.start(t, false)
-	attach(t, first, "").until(t, func(c *client) bool { return c.has("stored-output") })
+	attach(t, first, "").Until(t, waitFor, func(c *client) bool { return c.Has("stored-output") })
 	if err := first.Stop(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -153,10 +153,10 @@ func TestRestored(t *testing.T) {
 		t.Fatalf("restored worker %+v", info)
 	}
 	c := attach(t, tm, "")
-	if !c.has("stored-output") || c.frame("history-end") == nil {
-		t.Fatalf("replay %q %v", c.out.String(), c.ctrl)
+	if !c.Has("stored-output") || c.Frame("history-end") == nil {
+		t.Fatalf("replay %q %v", c.Out.String(), c.Ctrl)
 	}
-	if ex := c.frame("exit"); ex == nil || ex["exitCode"] != nil {
+	if ex := c.Frame("exit"); ex == nil || ex["exitCode"] != nil {
 		t.Fatalf("exit frame %v, want exitCode null", ex)
 	}
 	if _, err := tm.HandleClient(t.Context(), []byte(`{"type":"input","data":"ls\n"}`)); !errors.Is(err, worker.ErrNotRunning) {
@@ -174,7 +174,7 @@ func TestRestoredExited(t *testing.T) {
 	if info := f.snapshot(); info.Status != worker.StatusExited || info.Error != nil {
 		t.Fatalf("restored worker %+v", info)
 	}
-	if ex := attach(t, tm, "").frame("exit"); ex["exitCode"] != float64(3) {
+	if ex := attach(t, tm, "").Frame("exit"); ex["exitCode"] != float64(3) {
 		t.Fatalf("exit frame %v", ex)
 	}
 }
@@ -191,8 +191,8 @@ func TestStopKillsJobs(t *testing.T) {
 			c := attach(t, tm, "")
 			input(t, tm, "sleep 1000 & echo PID=$!\n")
 			re := regexp.MustCompile(`PID=(\d+)`)
-			c.until(t, func(c *client) bool { return re.MatchString(c.out.String()) })
-			job, _ := strconv.Atoi(re.FindStringSubmatch(c.out.String())[1])
+			c.Until(t, waitFor, func(c *client) bool { return re.MatchString(c.Out.String()) })
+			job, _ := strconv.Atoi(re.FindStringSubmatch(c.Out.String())[1])
 			procs, _ := f.store.Processes()
 			shell := procs["w1"]
 			if err := tm.Stop(t.Context()); err != nil {
@@ -208,7 +208,7 @@ func TestStopKillsJobs(t *testing.T) {
 				t.Fatal("process group still recorded after Stop")
 			}
 			select {
-			case <-c.st.Sub.Done():
+			case <-c.St.Sub.Done():
 			default:
 				t.Fatal("Stop left the stream open")
 			}
@@ -223,7 +223,7 @@ func TestStartFails(t *testing.T) {
 	if info.Status != worker.StatusError || info.Error == nil {
 		t.Fatalf("worker %+v, want status error", info)
 	}
-	if e := attach(t, tm, "").frame("error"); e == nil || e["code"] != "start_failed" {
+	if e := attach(t, tm, "").Frame("error"); e == nil || e["code"] != "start_failed" {
 		t.Fatalf("no start_failed frame: %v", e)
 	}
 	if err := tm.Input([]byte("x")); !errors.Is(err, worker.ErrNotRunning) {
