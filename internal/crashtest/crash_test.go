@@ -95,7 +95,7 @@ func afterQuery(seen []message) string {
 // the next offset.
 func restartTerminal(t *testing.T, s *server, w ids) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(guard)
 	for {
 		code, b := s.api("POST", "/api"+w.termPath()+"/restart", "")
 		if code == 200 {
@@ -208,7 +208,7 @@ func checkResumes(t *testing.T, s *server, w ids, seen []message) {
 	r := recordSDK(s.dial("/ws" + w.sdkPath() + afterQuery(seen)))
 	defer r.close()
 	s.mustJSON("POST", "/api"+w.sdkPath()+"/input", `{"content":"after the last crash"}`, 202, nil)
-	ok := r.waitFor(30*time.Second, func(msgs []message, results int, errs []string) bool {
+	ok := r.waitFor(guard, func(msgs []message, results int, errs []string) bool {
 		return results > 0 && msgs[len(msgs)-1].Type == "result"
 	})
 	msgs, _, errs := r.snapshot()

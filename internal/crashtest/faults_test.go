@@ -65,7 +65,7 @@ func TestChildFaults(t *testing.T) {
 		t.Helper()
 		_, before, _ := rec.snapshot()
 		s.mustJSON("POST", "/api"+w.sdkPath()+"/input", `{"content":"`+what+`"}`, 202, nil)
-		if !rec.waitFor(20*time.Second, func(_ []message, results int, _ []string) bool { return results > before }) {
+		if !rec.waitFor(guard, func(_ []message, results int, _ []string) bool { return results > before }) {
 			_, _, errs := rec.snapshot()
 			t.Fatalf("%s: no reply; errors %v; stderr:\n%s", what, errs, s.stderr)
 		}
@@ -84,7 +84,7 @@ func TestChildFaults(t *testing.T) {
 	if err := rec.conn.Write(context.Background(), websocket.MessageText, []byte(`{"type":"user-message","content":"one"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if !rec.waitFor(20*time.Second, func(_ []message, _ int, errs []string) bool {
+	if !rec.waitFor(guard, func(_ []message, _ int, errs []string) bool {
 		return len(errs) > 0 && strings.HasPrefix(errs[0], "claude_exited") && strings.Contains(errs[0], "exiting at start with code 3")
 	}) {
 		_, _, errs := rec.snapshot()
@@ -104,7 +104,7 @@ func TestChildFaults(t *testing.T) {
 	restartCLI(t, s, w, rec, dir, "hold")
 	exits := rec.seen("exit")
 	s.mustJSON("POST", "/api"+w.sdkPath()+"/input", `{"content":"three"}`, 202, nil)
-	if !rec.waitFor(20*time.Second, func([]message, int, []string) bool { return rec.saw("permission-request") }) {
+	if !rec.waitFor(guard, func([]message, int, []string) bool { return rec.saw("permission-request") }) {
 		t.Fatal("the held turn never asked for permission")
 	}
 	cli1 := cliProcs(s)
@@ -112,7 +112,7 @@ func TestChildFaults(t *testing.T) {
 		t.Fatalf("CLI processes: %+v", cli1)
 	}
 	_ = syscall.Kill(cli1[0].pid, syscall.SIGKILL)
-	if !rec.waitFor(20*time.Second, func([]message, int, []string) bool { return rec.seen("exit") > exits }) {
+	if !rec.waitFor(guard, func([]message, int, []string) bool { return rec.seen("exit") > exits }) {
 		t.Fatal("no exit frame after the CLI died")
 	}
 	flag(t, dir, "hold", false)
@@ -150,16 +150,19 @@ func TestChildFaults(t *testing.T) {
 func restartCLI(t *testing.T, s *server, w ids, rec *sdkRecorder, dir, name string) {
 	t.Helper()
 	flag(t, dir, name, true)
-	for _, p := range cliProcs(s) {
+	exits := rec.seen("exit")
+	procs := cliProcs(s)
+	for _, p := range procs {
 		_ = syscall.Kill(p.pid, syscall.SIGKILL)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(cliProcs(s)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+	if left := survivors(procs); len(left) > 0 {
+		t.Fatalf("killed CLIs still run: %+v", left)
 	}
-	// The exit is reported asynchronously; give the worker a turn to see
-	// it by asking for its state until no process is left and the
-	// status settled.
+	// The worker reports the exit on its socket: only then is the next
+	// message sure to start a new CLI rather than meet the dying one.
+	if len(procs) > 0 && !rec.waitFor(guard, func([]message, int, []string) bool { return rec.seen("exit") > exits }) {
+		t.Fatalf("no exit frame after the CLI was killed; stderr:\n%s", s.stderr)
+	}
 	s.mustJSON("GET", "/api"+w.sdkPath(), "", 200, nil)
 }
 

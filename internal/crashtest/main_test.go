@@ -6,16 +6,28 @@
 package crashtest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/internal/fakeapi"
 	"github.com/agentdesk/agentdesk/internal/fakeclaude/fakeclaudetest"
 	"go.uber.org/goleak"
 )
+
+// guard bounds every wait on the server. A passing test never reaches it:
+// waits end on the event they wait for. It is long so that a loaded 2-core
+// machine is never mistaken for a stuck server.
+const guard = 3 * time.Minute
+
+// guardContext is a context that ends after guard.
+func guardContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), guard)
+}
 
 // binPath is the agentdesk binary and fakeCLI the fake claude CLI, both
 // built once by TestMain.

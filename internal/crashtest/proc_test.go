@@ -72,10 +72,10 @@ func (p procInfo) running() bool {
 	return ok && state != "Z" && start == p.start
 }
 
-// survivors waits a little for the processes to go and returns those still
-// running.
+// survivors waits for the processes to go and returns those still running
+// after the guard.
 func survivors(ps []procInfo) []procInfo {
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(guard)
 	for {
 		var left []procInfo
 		for _, p := range ps {

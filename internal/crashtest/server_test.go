@@ -2,7 +2,6 @@ package crashtest
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -88,7 +87,7 @@ func startServerWith(t *testing.T, dataDir, cli string, env ...string) *server {
 			t.Fatalf("start-up line %q has no URL; stderr:\n%s", l, s.stderr)
 		}
 		s.base, s.token = m[1], m[2]
-	case <-time.After(30 * time.Second):
+	case <-time.After(guard):
 		t.Fatalf("no start-up line; stderr:\n%s", s.stderr)
 	}
 	return s
@@ -105,7 +104,7 @@ func (s *server) stop() {
 	_ = s.cmd.Process.Signal(os.Interrupt)
 	select {
 	case <-s.done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(guard):
 		s.t.Errorf("no exit after SIGINT; stderr:\n%s", s.stderr)
 		s.kill()
 	}
@@ -149,7 +148,7 @@ func (s *server) mustJSON(method, path, body string, want int, v any) {
 
 func (s *server) dial(path string) *websocket.Conn {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := guardContext()
 	defer cancel()
 	c, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.base, "http")+path,
 		&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + s.token}}})
