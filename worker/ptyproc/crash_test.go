@@ -111,7 +111,8 @@ func crashRun(t *testing.T, s *persist.Store, keep bool, script string) []byte {
 		t.Fatal(err)
 	}
 	defer l.Close() // crashed by then: its last words are lost
-	if err := <-s.Barrier(); err != nil { // the reservation OpenLog asked for
+	// Once the barrier passes, the reservation OpenLog asked for is stored.
+	if err := <-s.Barrier(); err != nil {
 		t.Fatal(err)
 	}
 	cs.crashed.Store(!keep)

@@ -170,7 +170,8 @@ func (l *Log) Err() error {
 }
 
 // Failed is closed once the store has refused output or a reservation
-// (Err says why). It is not closed by a storage error during Close.
+// (Err says why), whether a write, Sync, Err or the Log's goroutine
+// collected the result: a runtime selects on it to report the failure.
 func (l *Log) Failed() <-chan struct{} { return l.failed }
 
 // Close stores what is left, waits for its commit, and ends every live
