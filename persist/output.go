@@ -9,10 +9,18 @@ import (
 
 // Keys inside a worker's bucket in "output".
 var (
-	kMeta     = []byte("m") // start|end, big-endian u64 each
+	kMeta     = []byte("m") // start|end|size, big-endian u64 each (see outputMeta)
 	kChunks   = []byte("c") // bucket: chunk start offset → bytes
 	kReserved = []byte("r") // offsets handed out live, maybe not yet stored
 )
+
+// The stored output of a worker is a set of chunks that need not be
+// contiguous: a crash leaves a hole of offsets that were reserved (and
+// maybe shown live) but never stored, and so does a failed commit. start is
+// the offset of the oldest stored byte, end the offset just past the
+// newest, size the number of bytes stored. The cap applies to size, not to
+// end-start: holes cost no space, and counting them would let a few crashes
+// push every stored byte out.
 
 // Chunk sizes. Chunks are at most maxChunk (or an eighth of the cap, when
 // that is smaller) so that dropping the oldest one loses little. A stored
@@ -31,6 +39,7 @@ func chunkMaxFor(cap int64) int {
 // stored range when the pass first touched the worker, plus the new bytes.
 type pendingOutput struct {
 	start, end int64    // stored range
+	size       int64    // stored bytes, holes excluded
 	reserved   int64    // the stored reservation (see ReserveOutput)
 	parts      [][]byte // appended data in order; each is the store's own copy
 	n          int64    // total length of parts
@@ -41,13 +50,14 @@ type pendingOutput struct {
 // included), or, for the first append of a commit, lie beyond it but
 // within the reservation (ReserveOutput): a writer that resumed at
 // OutputNext after a crash, or whose earlier append failed. The bytes in
-// between were never stored and read as dropped. Any other off is
-// ErrOffset. The store owns data from the call on: the caller must not
-// modify it (output arrives by the MiB; a copy here would double the
-// bytes the garbage collector sees). Appends to one worker inside one commit are merged into
-// one chunk. When the stored size exceeds the cap, the oldest chunks are
-// dropped: the start moves forward and offsets are never reused. The
-// returned channel receives exactly one value once committed or rejected.
+// between were never stored: they are a hole, which reads skip and which
+// takes no room. Any other off is ErrOffset. The store owns data from the
+// call on: the caller must not modify it (output arrives by the MiB; a copy
+// here would double the bytes the garbage collector sees). Appends to one
+// worker inside one commit are merged into one chunk. When the stored
+// bytes (holes not counted) exceed the cap, the oldest chunks are dropped:
+// the start moves forward and offsets are never reused. The returned
+// channel receives exactly one value once committed or rejected.
 func (s *Store) AppendOutput(workerID string, off int64, data []byte) <-chan error {
 	if workerID == "" || off < 0 {
 		return done(fmt.Errorf("append output of %q at %d: %w", workerID, off, ErrInvalid))
@@ -83,6 +93,7 @@ func (w *wtx) pending(workerID string) *pendingOutput {
 	p := &pendingOutput{}
 	if wb := w.tx.Bucket(bOutput).Bucket([]byte(workerID)); wb != nil {
 		p.start, p.end = readMeta(wb)
+		p.size = readSize(wb)
 		if r := wb.Get(kReserved); len(r) == 8 {
 			p.reserved = int64(getU64(r))
 		}
@@ -96,10 +107,33 @@ func (w *wtx) pending(workerID string) *pendingOutput {
 
 func readMeta(wb *bolt.Bucket) (start, end int64) {
 	m := wb.Get(kMeta)
-	if len(m) != 16 {
+	if len(m) < 16 {
 		return 0, 0
 	}
-	return int64(getU64(m[:8])), int64(getU64(m[8:]))
+	return int64(getU64(m[:8])), int64(getU64(m[8:16]))
+}
+
+// readSize returns the stored bytes. A meta written before the size was
+// recorded (16 bytes) has it counted from the chunks, once: the next
+// write records it.
+func readSize(wb *bolt.Bucket) int64 {
+	if m := wb.Get(kMeta); len(m) == 24 {
+		return int64(getU64(m[16:]))
+	}
+	var size int64
+	if chunks := wb.Bucket(kChunks); chunks != nil {
+		_ = chunks.ForEach(func(_, v []byte) error {
+			size += int64(len(v))
+			return nil
+		})
+	}
+	return size
+}
+
+func putMeta(wb *bolt.Bucket, start, end, size int64) error {
+	m := make([]byte, 0, 24)
+	m = append(append(append(m, u64(uint64(start))...), u64(uint64(end))...), u64(uint64(size))...)
+	return wb.Put(kMeta, m)
 }
 
 // flushOutput writes the output pending in this pass, one worker at a time.
@@ -120,7 +154,7 @@ func (w *wtx) writeOutput(id []byte, p *pendingOutput) error {
 	if err != nil {
 		return err
 	}
-	data, start, end := bytes.Join(p.parts, nil), p.start, p.end+p.n
+	data, size, end := bytes.Join(p.parts, nil), p.size, p.end+p.n
 	if len(p.parts) == 1 {
 		data = p.parts[0] // already our own copy
 	}
@@ -131,7 +165,7 @@ func (w *wtx) writeOutput(id []byte, p *pendingOutput) error {
 				return err
 			}
 		}
-		data, start = data[int64(len(data))-w.s.cap:], end-w.s.cap
+		data, size = data[int64(len(data))-w.s.cap:], 0
 	}
 	chunks, err := wb.CreateBucketIfNotExists(kChunks)
 	if err != nil {
@@ -141,10 +175,14 @@ func (w *wtx) writeOutput(id []byte, p *pendingOutput) error {
 	if err := w.putChunks(chunks, end-int64(len(data)), data); err != nil {
 		return err
 	}
-	if start, err = w.trim(chunks, start, end); err != nil {
+	if size, err = w.trim(chunks, size+int64(len(data))); err != nil {
 		return err
 	}
-	return wb.Put(kMeta, append(u64(uint64(start)), u64(uint64(end))...))
+	start := end
+	if k, _ := chunks.Cursor().First(); k != nil {
+		start = int64(getU64(k)) // the oldest byte kept, never inside a hole
+	}
+	return putMeta(wb, start, end, size)
 }
 
 // putChunks stores data, which starts at offset off, first topping up a
@@ -169,95 +207,20 @@ func (w *wtx) putChunks(chunks *bolt.Bucket, off int64, data []byte) error {
 }
 
 // trim drops the oldest chunks while more than the cap is stored and
-// returns the new start.
-func (w *wtx) trim(chunks *bolt.Bucket, start, end int64) (int64, error) {
-	for end-start > w.s.cap {
+// returns the bytes still stored. Holes between chunks cost nothing.
+func (w *wtx) trim(chunks *bolt.Bucket, size int64) (int64, error) {
+	for size > w.s.cap {
 		// Re-seek each time: a cursor is not reliable after deleting under it.
 		k, v := chunks.Cursor().First()
 		if k == nil {
-			return end, nil
+			return 0, nil
 		}
-		start = int64(getU64(k)) + int64(len(v))
+		size -= int64(len(v))
 		if err := chunks.Delete(k); err != nil {
 			return 0, err
 		}
 	}
-	return start, nil
-}
-
-// OutputRange returns the committed output range of workerID: [start, end).
-// It is (0, 0) when there is none.
-func (s *Store) OutputRange(workerID string) (start, end int64, err error) {
-	err = s.view(func(tx *bolt.Tx) error {
-		if wb := tx.Bucket(bOutput).Bucket([]byte(workerID)); wb != nil {
-			start, end = readMeta(wb)
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, 0, fmt.Errorf("output range of %s: %w", workerID, err)
-	}
-	return start, end, nil
-}
-
-// ReadOutput returns up to maxBytes of committed output starting at
-// max(from, start), and the offset where the returned data starts. When
-// from >= end it returns (nil, end, nil). The data is the caller's copy.
-func (s *Store) ReadOutput(workerID string, from int64, maxBytes int) ([]byte, int64, error) {
-	var out []byte
-	err := s.view(func(tx *bolt.Tx) error {
-		var start, end int64
-		wb := tx.Bucket(bOutput).Bucket([]byte(workerID))
-		if wb != nil {
-			start, end = readMeta(wb)
-		}
-		if from >= end {
-			from = end
-			return nil
-		}
-		from = max(from, start)
-		if maxBytes <= 0 {
-			return nil
-		}
-		out, from = readChunks(wb.Bucket(kChunks), from, int(min(int64(maxBytes), end-from)))
-		return nil
-	})
-	if err != nil {
-		return nil, 0, fmt.Errorf("read output of %s at %d: %w", workerID, from, err)
-	}
-	return out, from, nil
-}
-
-// readChunks copies up to n bytes starting at from, which lies inside the
-// stored range, and returns where they start: later than from when from
-// falls in a gap left by a crash.
-func readChunks(chunks *bolt.Bucket, from int64, n int) ([]byte, int64) {
-	out := make([]byte, 0, n)
-	c := chunks.Cursor()
-	// The chunk holding from is the one with the greatest key <= from.
-	k, v := c.Seek(u64(uint64(from)))
-	switch {
-	case k == nil:
-		k, v = c.Last()
-	case int64(getU64(k)) > from:
-		k, v = c.Prev()
-	}
-	for ; k != nil && len(out) < n; k, v = c.Next() {
-		at := int64(getU64(k))
-		if len(out) > 0 && at != from+int64(len(out)) {
-			break // another gap: the caller reads on from there
-		}
-		skip := max(0, from-at)
-		if skip >= int64(len(v)) {
-			continue
-		}
-		if len(out) == 0 {
-			from = at + skip
-		}
-		v = v[skip:]
-		out = append(out, v[:min(len(v), n-len(out))]...)
-	}
-	return out, from
+	return size, nil
 }
 
 // ReserveOutput records that offsets up to upTo may have been shown to

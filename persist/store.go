@@ -20,8 +20,9 @@
 //	workers    session id → {worker id → value}
 //	messages   worker id → {"s": seq (big-endian u64) → uvarint(len uuid) uuid data,
 //	                        "u": uuid → seq, "n": message count}
-//	output     worker id → {"m": start|end (big-endian u64 each),
-//	                        "c": {chunk start offset (big-endian u64) → bytes}}
+//	output     worker id → {"m": start|end|size (big-endian u64 each),
+//	                        "c": {chunk start offset (big-endian u64) → bytes},
+//	                        "r": offsets reserved for live output (big-endian u64)}
 //	processes  worker id → pgid (big-endian u64)
 package persist
 

@@ -43,7 +43,8 @@ func Attach(tb testing.TB, attach func(context.Context, string) (*worker.Stream,
 }
 
 // Add takes one frame: a text frame is decoded into Ctrl, an output frame
-// must start where the previous one ended.
+// must start where the previous one ended, or where a truncated frame
+// said output resumes.
 func (c *Client) Add(f hub.Frame) error {
 	if !f.Binary {
 		var m map[string]any
@@ -51,6 +52,12 @@ func (c *Client) Add(f hub.Frame) error {
 			return err
 		}
 		c.Ctrl = append(c.Ctrl, m)
+		if off, ok := m["offset"].(float64); ok && m["type"] == "truncated" {
+			if int64(off) <= c.Next {
+				return fmt.Errorf("truncated at %d, output already at %d", int64(off), c.Next)
+			}
+			c.Next = int64(off)
+		}
 		return nil
 	}
 	off := int64(binary.BigEndian.Uint64(f.Data))
@@ -108,4 +115,26 @@ func (c *Client) Frame(typ string) map[string]any {
 		}
 	}
 	return nil
+}
+
+// OutputReader is the part of *persist.Store that Stored reads.
+type OutputReader interface {
+	ReadOutput(workerID string, from int64, max int) ([]byte, int64, error)
+}
+
+// Stored returns every byte of workerID's output the store holds, holes
+// left out.
+func Stored(tb testing.TB, s OutputReader, workerID string) []byte {
+	tb.Helper()
+	var all []byte
+	for from := int64(0); ; {
+		b, at, err := s.ReadOutput(workerID, from, 1<<20)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(b) == 0 {
+			return all
+		}
+		all, from = append(all, b...), at+int64(len(b))
+	}
 }

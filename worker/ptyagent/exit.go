@@ -1,6 +1,7 @@
 package ptyagent
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // maxSummary bounds the screen line quoted in a start-up failure, in runes.
@@ -26,8 +28,11 @@ func (r *Runtime) exited() {
 	if err := r.env.Store.DeleteProcess(r.env.Info.ID); err != nil {
 		r.slog.Warn("forget pty-agent process group", "err", err)
 	}
-	if err := r.log.Err(); err != nil {
-		r.slog.Error("pty-agent output not stored", "err", err)
+	// The last output is stored (or refused) before the exit is reported,
+	// so that a failure to store it is reported too.
+	_ = r.log.Sync(context.Background())
+	if r.storeMsg == nil && r.log.Err() != nil {
+		r.storeFailed()
 	}
 	// A stop comes from the manager (worker deleted, switched away, server
 	// shutting down), which owns the worker's state then: the tabs learn
@@ -47,18 +52,39 @@ func (r *Runtime) exited() {
 	if stopping {
 		return
 	}
-	var msg *string
+	msg := r.storeMsg
 	switch {
 	case sig != "":
 		m := "killed by signal " + sig
-		msg = &m
+		msg = withStoreMsg(m, r.storeMsg)
 	case code != 0 && time.Since(r.started) < EarlyExit:
-		m := r.startupFailure(code)
-		msg = &m
+		msg = withStoreMsg(r.startupFailure(code), r.storeMsg)
 	}
 	r.update(func(i *worker.Info) {
 		i.Status, i.ExitCode, i.Error = worker.StatusExited, exit.ExitCode, msg
 	})
+}
+
+func withStoreMsg(msg string, store *string) *string {
+	if store != nil {
+		msg += "; " + *store
+	}
+	return &msg
+}
+
+// storeFailed tells the tabs, now and on every later attach, that output
+// could not be stored, and sets the worker's error. The status stays: the
+// CLI still runs and takes input, and output is saved again once the disk
+// has room. It runs on the runtime's goroutine.
+func (r *Runtime) storeFailed() {
+	err := r.log.Err()
+	code, msg := ptyproc.StoreFailure(err)
+	r.slog.Error("pty-agent output not stored", "err", err)
+	r.storeMsg = &msg
+	r.publishTail(slotError, errorMsg{Type: "error", Code: code, Message: msg})
+	if !r.stopping.Load() { // a stopping worker's state is the manager's
+		r.update(func(i *worker.Info) { i.Error = &msg })
+	}
 }
 
 // startupFailure summarises a CLI that exited right after starting. Its

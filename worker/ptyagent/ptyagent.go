@@ -61,6 +61,8 @@ type Runtime struct {
 	tailMu sync.Mutex // orders tail updates: SetTail, then publish
 	tail   [numSlots]*hub.Frame
 
+	storeMsg *string // why output was not stored; owned by the goroutine
+
 	sendMu   sync.Mutex  // one SendUser types at a time
 	stopping atomic.Bool // Stop, not the CLI, ended the process
 	stopOnce sync.Once
@@ -161,10 +163,15 @@ func (r *Runtime) run() {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
 	defer t.Stop()
+	failed := r.log.Failed()
 	for {
 		select {
 		case <-r.kick:
 		case <-t.C:
+		case <-failed:
+			r.storeFailed()
+			failed = nil
+			continue
 		case <-r.proc.Done():
 			r.exited()
 			return

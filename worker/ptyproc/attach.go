@@ -24,10 +24,13 @@ func (l *Log) Attach(cursor string) (*worker.Stream, error) {
 // cursor that is not a non-negative integer is an error wrapping
 // worker.ErrInvalid.
 //
-// The replay is, in order: `truncated` when the asked bytes are no longer
-// kept, binary frames up to the end E seen when subscribing, `history-end`
-// at E, then the tail frames. The Sub carries everything after E. Attach
-// waits for the store to commit every byte before E, which ctx bounds.
+// The replay is, in order: every stored byte from the cursor up to the end
+// E seen when subscribing, as binary frames, with a `truncated` frame
+// before each run of bytes that is not stored (dropped by the size cap,
+// never stored because of a crash or a failed commit) carrying the offset
+// where output resumes; then `history-end` at E and the tail frames. The
+// Sub carries everything after E. Attach waits for the store to commit
+// (or fail) every byte before E, which ctx bounds.
 func (l *Log) AttachContext(ctx context.Context, cursor string) (*worker.Stream, error) {
 	from, err := parseCursor(cursor)
 	if err != nil {
@@ -38,7 +41,9 @@ func (l *Log) AttachContext(ctx context.Context, cursor string) (*worker.Stream,
 	tail := slices.Clone(l.tail)
 	l.submitLocked(false) // the barrier below must cover every byte before E
 	l.mu.Unlock()
-	if err := l.barrier(ctx); err != nil {
+	// A failed commit does not refuse the tab: what it lost is a hole the
+	// replay steps over, and the runtime sends the error frame.
+	if err := l.barrier(ctx); err != nil && ctx.Err() != nil {
 		sub.Close()
 		return nil, fmt.Errorf("attach output: %w", err)
 	}
@@ -77,21 +82,7 @@ type replay struct {
 }
 
 func (r *replay) run(yield func(hub.Frame) error) error {
-	start, _, err := r.l.store.OutputRange(r.l.id)
-	if err != nil {
-		return fmt.Errorf("replay output: %w", err)
-	}
-	pos := min(max(r.from, 0), r.end)
-	if pos < start {
-		// Older bytes were dropped by the size cap. If even bytes before
-		// end are gone (the cap moved on while this client subscribed),
-		// the live frames still carry everything from end.
-		pos = min(start, r.end)
-		if err := yieldJSON(yield, offsetMsg{Type: "truncated", Offset: pos}); err != nil {
-			return err
-		}
-	}
-	if err := r.output(yield, pos); err != nil {
+	if err := r.output(yield, min(max(r.from, 0), r.end)); err != nil {
 		return err
 	}
 	if err := yieldJSON(yield, offsetMsg{Type: "history-end", Offset: r.end}); err != nil {
@@ -105,26 +96,30 @@ func (r *replay) run(yield func(hub.Frame) error) error {
 	return nil
 }
 
-// output yields binary frames covering [pos, r.end).
+// output yields every stored byte of [pos, r.end) as binary frames. Where
+// the store has none at pos (older bytes dropped by the cap, a hole left by
+// a crash or a failed commit), it first sends `truncated` with the offset
+// where output resumes: the next stored byte, or r.end when none is left
+// before it (the live frames carry on from there).
 func (r *replay) output(yield func(hub.Frame) error, pos int64) error {
 	for pos < r.end {
 		data, at, err := r.l.store.ReadOutput(r.l.id, pos, int(min(replayChunk, r.end-pos)))
 		if err != nil {
 			return fmt.Errorf("replay output: %w", err)
 		}
-		if at > pos || len(data) == 0 {
-			// The cap dropped bytes since the range was read: say where
-			// output resumes rather than leave a hole.
-			pos = r.end
-			if len(data) > 0 {
-				pos = min(at, r.end)
-			}
-			if err := yieldJSON(yield, offsetMsg{Type: "truncated", Offset: pos}); err != nil {
+		if len(data) == 0 || at >= r.end {
+			data, at = nil, r.end
+		}
+		if at > pos {
+			if err := yieldJSON(yield, offsetMsg{Type: "truncated", Offset: at}); err != nil {
 				return err
 			}
-			continue
+			pos = at
 		}
 		n := min(int64(len(data)), r.end-pos)
+		if n == 0 {
+			continue
+		}
 		if err := yield(binaryFrame(pos, data[:n])); err != nil {
 			return err
 		}

@@ -69,8 +69,17 @@ func (l *Log) recordLocked(err error) {
 	}
 	l.pending[0] = appended{}
 	l.pending = l.pending[1:]
-	if err != nil && l.err == nil {
-		l.err = fmt.Errorf("store output: %w", err)
+	if err != nil {
+		l.failLocked(fmt.Errorf("store output: %w", err))
+	}
+}
+
+// failLocked records the first storage error and closes failed, which the
+// runtime watches to tell the tabs and the worker list.
+func (l *Log) failLocked(err error) {
+	if l.err == nil {
+		l.err = err
+		close(l.failed)
 	}
 }
 
@@ -88,8 +97,9 @@ func (l *Log) reapLocked() {
 }
 
 // flush is the Log's goroutine: it hands over output that has waited
-// flushDelay. After Close it hands over the rest, waits for every commit
-// and returns.
+// flushDelay, and collects the results of commits in flight, so that a
+// failed one is reported (Failed) even when no more output follows. After
+// Close it hands over the rest, waits for every commit and returns.
 func (l *Log) flush() {
 	t := time.NewTimer(flushDelay)
 	t.Stop()
@@ -99,8 +109,11 @@ func (l *Log) flush() {
 			t.Reset(flushDelay)
 		case <-t.C:
 			l.mu.Lock()
-			if l.idleLocked() {
-				t.Reset(flushDelay) // streaming: look again for the end
+			streaming := l.idleLocked()
+			l.reapLocked()
+			l.settleReserveLocked(false)
+			if streaming || len(l.pending) > 0 || l.reserving != nil {
+				t.Reset(flushDelay) // look again for the end, or for the results
 			}
 			l.mu.Unlock()
 		case <-l.quit:
@@ -146,14 +159,20 @@ func (l *Log) Sync(ctx context.Context) error {
 	return l.barrier(ctx)
 }
 
-// Err returns the first error the store reported for appended output, or
-// nil. Commits are asynchronous, so an error shows up some time later.
+// Err returns the first error the store reported for appended output or a
+// reservation, or nil. Commits are asynchronous, so an error shows up some
+// time later; after Sync it covers every byte written before.
 func (l *Log) Err() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.reapLocked()
 	return l.err
 }
+
+// Failed is closed once the store has refused output or a reservation
+// (Err says why), whether a write, Sync, Err or the Log's goroutine
+// collected the result: a runtime selects on it to report the failure.
+func (l *Log) Failed() <-chan struct{} { return l.failed }
 
 // Close stores what is left, waits for its commit, and ends every live
 // subscription; later attaches get a replay and an already finished Sub.

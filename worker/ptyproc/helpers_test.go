@@ -71,6 +71,7 @@ type received struct {
 	first     int64 // offset of the first byte the client was given
 	next      int64 // offset the next output byte must have
 	histEnd   int64 // -1 until history-end
+	holes     int   // truncated frames
 	ctrl      []map[string]any
 	afterHist []map[string]any // control frames after history-end
 	discard   bool             // check and count output, keep none
@@ -111,10 +112,15 @@ func (r *received) addJSON(data []byte) error {
 	off, _ := m["offset"].(float64)
 	switch m["type"] {
 	case "truncated":
-		if r.next > r.first {
-			return fmt.Errorf("truncated after output")
+		// Before any output, or across a hole: output resumes past next.
+		if r.started && int64(off) <= r.next {
+			return fmt.Errorf("truncated at %d, output already at %d", int64(off), r.next)
 		}
-		r.started, r.first, r.next = true, int64(off), int64(off)
+		if !r.started {
+			r.started, r.first = true, int64(off)
+		}
+		r.next = int64(off)
+		r.holes++
 	case "history-end":
 		if !r.started {
 			r.started, r.first, r.next = true, int64(off), int64(off)

@@ -25,10 +25,9 @@ type Store interface {
 	// commit on the returned channel, which is buffered. It keeps data:
 	// the caller must not modify it afterwards.
 	AppendOutput(workerID string, off int64, data []byte) <-chan error
-	// OutputRange returns the committed range [start, end).
-	OutputRange(workerID string) (start, end int64, err error)
-	// ReadOutput returns up to max committed bytes from max(from, start)
-	// and the offset they start at.
+	// ReadOutput returns up to max contiguous committed bytes from the
+	// first one stored at or after from, and the offset they start at; no
+	// bytes when none is stored there before the end.
 	ReadOutput(workerID string, from int64, max int) ([]byte, int64, error)
 	// Barrier completes once everything queued before it is committed.
 	Barrier() <-chan error
@@ -63,11 +62,14 @@ type Log struct {
 	quit  chan struct{} // closed by Close
 	wg    sync.WaitGroup
 
+	failed chan struct{} // closed when err is first set
+
 	mu          sync.Mutex
 	end         int64
 	reserved    int64        // offsets below it are safe to publish before storing
 	reserving   <-chan error // the reservation being committed, nil when none
 	reservingTo int64
+	reserveLost bool // the last reservation failed: the store's lags behind reserved
 	tail        []hub.Frame
 	buf         []byte     // output not yet handed to the store, ending at end
 	pending     []appended // handed to the store, not yet committed
@@ -89,7 +91,7 @@ func OpenLog(store Store, workerID string) (*Log, error) {
 	}
 	l := &Log{
 		store: store, id: workerID, hub: hub.New(uint64(end)), end: end, reserved: end,
-		kick: make(chan struct{}, 1), quit: make(chan struct{}),
+		kick: make(chan struct{}, 1), quit: make(chan struct{}), failed: make(chan struct{}),
 	}
 	l.mu.Lock()
 	l.reserveAheadLocked(end) // ready before the first byte
@@ -101,7 +103,10 @@ func OpenLog(store Store, workerID string) (*Log, error) {
 // Write appends p at the end of the log and publishes it as one binary
 // frame. It never waits for a commit (unless the disk is far behind, see
 // maxPending): the output path must not stall on fsync. A storage failure
-// does not stop live output either; Err reports it. p may be reused once
+// (full disk) does not stop live output either: the tabs keep what they
+// were shown, the bytes that could not be stored become a hole that later
+// replays step over with `truncated`, Failed is closed and Err says why.
+// Output is stored again once the disk takes it. p may be reused once
 // Write returns. After Close it fails with ErrClosed.
 func (l *Log) Write(p []byte) (int, error) {
 	if len(p) == 0 {

@@ -15,7 +15,13 @@ import "fmt"
 // PTY). It waits only when output outruns the disk.
 //
 // reserveStep is the distance reserved ahead. A crash leaves a hole of at
-// most two steps, which counts against the output cap like stored bytes.
+// most two steps; a hole takes no room and does not count against the
+// output cap.
+//
+// A reservation the store refused (full disk) does not stop the output:
+// the Log goes on publishing, and asks again on each write until the store
+// takes it, so that appends past the stored end are accepted again once
+// there is room (the store accepts a gap only within its reservation).
 const reserveStep = 1 << 20
 
 // reserveAheadLocked makes offsets up to need publishable, waiting for a
@@ -29,8 +35,12 @@ func (l *Log) reserveAheadLocked(need int64) {
 		}
 		l.settleReserveLocked(true)
 	}
-	if l.reserving == nil && need > l.reserved-reserveStep/2 {
+	switch {
+	case l.reserving != nil:
+	case need > l.reserved-reserveStep/2:
 		l.requestReserveLocked(l.reserved + reserveStep)
+	case l.reserveLost:
+		l.requestReserveLocked(l.reserved)
 	}
 }
 
@@ -55,17 +65,19 @@ func (l *Log) settleReserveLocked(wait bool) {
 			return
 		}
 	}
-	if err != nil && l.err == nil {
-		l.err = fmt.Errorf("reserve output: %w", err)
+	l.reserveLost = err != nil
+	if err != nil {
+		l.failLocked(fmt.Errorf("reserve output: %w", err))
 	}
 	l.reserved, l.reserving = max(l.reserved, l.reservingTo), nil
 }
 
 // releaseReserveLocked gives back the unused reservation when the Log
-// closes cleanly, so the next Log continues at the end.
+// closes cleanly, so the next Log continues at the end. After a refused
+// reservation it records the end too: the store's may lie below it.
 func (l *Log) releaseReserveLocked() {
 	l.settleReserveLocked(true)
-	if l.reserved > l.end {
+	if l.reserved > l.end || l.reserveLost {
 		l.requestReserveLocked(l.end)
 		l.settleReserveLocked(true)
 		l.reserved = l.end

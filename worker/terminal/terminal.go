@@ -36,6 +36,8 @@ type Terminal struct {
 	mu         sync.Mutex // guards cols, rows
 	cols, rows int
 
+	storeMsg *string // why output was not stored; owned by the watch goroutine
+
 	stopping atomic.Bool // Stop, not the process, ended the process
 	stopOnce sync.Once
 	wg       sync.WaitGroup
@@ -107,15 +109,28 @@ func (t *Terminal) failStart(err error) {
 	t.publishTail(errorMsg{Type: "error", Code: "start_failed", Message: msg})
 }
 
-// watch reports the process's exit once all its output is logged.
+// watch reports a storage failure of the output when it happens, and the
+// process's exit once all its output is logged and committed.
 func (t *Terminal) watch() {
-	<-t.proc.Done()
+	failed := t.log.Failed()
+	for running := true; running; {
+		select {
+		case <-failed:
+			t.storeFailed()
+			failed = nil
+		case <-t.proc.Done():
+			running = false
+		}
+	}
 	code, sig := t.proc.ExitStatus()
 	if err := t.env.Store.DeleteProcess(t.env.Info.ID); err != nil {
 		t.slog.Warn("forget terminal process group", "err", err)
 	}
-	if err := t.log.Err(); err != nil {
-		t.slog.Error("terminal output not stored", "err", err)
+	// The last output is stored (or refused) before the exit is reported,
+	// so that a failure to store it is reported too.
+	_ = t.log.Sync(context.Background())
+	if failed != nil && t.log.Err() != nil {
+		t.storeFailed()
 	}
 	exit := exitMsg{Type: "exit", ExitCode: &code}
 	if sig != "" {
@@ -130,12 +145,30 @@ func (t *Terminal) watch() {
 		return
 	}
 	t.update(func(i *worker.Info) {
-		i.Status, i.ExitCode, i.Error = worker.StatusExited, exit.ExitCode, nil
+		i.Status, i.ExitCode, i.Error = worker.StatusExited, exit.ExitCode, t.storeMsg
 		if sig != "" {
 			msg := "killed by signal " + sig
+			if t.storeMsg != nil {
+				msg += "; " + *t.storeMsg
+			}
 			i.Error = &msg
 		}
 	})
+}
+
+// storeFailed tells the tabs, now and on every later attach, that output
+// could not be stored, and sets the worker's error. The status stays: the
+// shell still runs and takes input, and output is saved again once the
+// disk has room.
+func (t *Terminal) storeFailed() {
+	err := t.log.Err()
+	code, msg := ptyproc.StoreFailure(err)
+	t.slog.Error("terminal output not stored", "err", err)
+	t.storeMsg = &msg
+	t.publishTail(errorMsg{Type: "error", Code: code, Message: msg})
+	if !t.stopping.Load() { // see watch
+		t.update(func(i *worker.Info) { i.Error = &msg })
+	}
 }
 
 // restore serves a terminal from storage, without a process.
