@@ -118,18 +118,18 @@ func slowBody(path string, auth bool) string {
 	return h + "\r\n{"
 }
 
-// TestSlowAndIdleConnectionsAreClosed: slow headers, slow bodies (with and
-// without the token) and idle keep-alive connections are all closed by the
-// server; a slow body is answered 408 and creates nothing. Meanwhile a
-// WebSocket, whose connection outlives every timeout, keeps working.
+// TestSlowAndIdleConnectionsAreClosed: slow bodies (with and without the
+// token) and idle keep-alive connections are all closed by the server; a
+// slow body is answered 408 and creates nothing. Meanwhile a WebSocket,
+// whose connection outlives every timeout, keeps working. Every request
+// here sends its headers whole, so the long header timeout never matters.
 func TestSlowAndIdleConnectionsAreClosed(t *testing.T) {
 	short := 200 * time.Millisecond
-	e, addr := serveLimited(t, Limits{HeaderTimeout: short, BodyTimeout: short, IdleTimeout: short, MaxUnauthConns: 10_000})
+	e, addr := serveLimited(t, Limits{HeaderTimeout: time.Hour, BodyTimeout: short, IdleTimeout: short, MaxUnauthConns: 10_000})
 	ws := dialAddr(t, addr, "/ws/app")
 	readJSON(t, ws, "sessions-sync")
 
 	kinds := []struct{ name, req string }{
-		{"slow headers", slowHeaders},
 		{"slow body", slowBody("/api/login", false)},
 		{"slow body with the token", slowBody("/api/sessions", true)},
 		{"idle keep-alive", healthGet},
@@ -162,6 +162,19 @@ func TestSlowAndIdleConnectionsAreClosed(t *testing.T) {
 		t.Fatalf("create session: %d", code)
 	}
 	readJSON(t, ws, "session-created")
+}
+
+// TestSlowHeadersAreClosed: connections that never finish their headers
+// are closed.
+func TestSlowHeadersAreClosed(t *testing.T) {
+	_, addr := serveLimited(t, Limits{HeaderTimeout: 200 * time.Millisecond, MaxUnauthConns: 10_000})
+	var conns []net.Conn
+	for range 40 {
+		conns = append(conns, rawConn(t, addr, slowHeaders))
+	}
+	for i, c := range conns {
+		waitClosed(t, c, fmt.Sprint("slow headers ", i))
+	}
 }
 
 // TestTokenHolderGetsInPastTheCap: connections without the token beyond
