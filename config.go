@@ -18,6 +18,8 @@ type config struct {
 	addr           string
 	dataDir        string
 	token          string
+	tokenFlag      bool // the token came from --token, so it shows in the process list
+	publicURL      string
 	claude         string
 	allowedOrigins []string
 	worktreeDir    string
@@ -47,13 +49,15 @@ func parseConfig(args []string) (config, error) {
 	fs := flag.NewFlagSet("agentdesk", flag.ContinueOnError)
 	fs.StringVar(&c.addr, "addr", envOr("AGENTDESK_ADDR", "127.0.0.1:7878"), "listen address (env AGENTDESK_ADDR)")
 	fs.StringVar(&c.dataDir, "data-dir", envOr("AGENTDESK_DATA_DIR", defaultDataDir()), "where agentdesk.db and the token live (env AGENTDESK_DATA_DIR)")
-	fs.StringVar(&c.token, "token", os.Getenv("AGENTDESK_TOKEN"), "access token (env AGENTDESK_TOKEN; default: <data-dir>/token, created at first start)")
+	fs.StringVar(&c.token, "token", os.Getenv("AGENTDESK_TOKEN"), "access token; prefer env AGENTDESK_TOKEN or the token file: other users can read a flag in the process list (default: <data-dir>/token, created at first start)")
 	fs.StringVar(&c.claude, "claude", os.Getenv("AGENTDESK_CLAUDE"), "path of the claude CLI (env AGENTDESK_CLAUDE; default: claude on PATH, else ./node_modules/.bin/claude)")
+	fs.StringVar(&c.publicURL, "public-url", os.Getenv("AGENTDESK_PUBLIC_URL"), "the URL users open when a TLS proxy is in front, e.g. https://desk.example.com: its origin is allowed, an https one makes the login cookie Secure, and the start-up line uses it (env AGENTDESK_PUBLIC_URL)")
 	fs.StringVar(&origins, "allowed-origins", os.Getenv("AGENTDESK_ALLOWED_ORIGINS"), "comma-separated extra origins allowed besides same-origin, e.g. https://desk.example.com")
 	fs.StringVar(&c.worktreeDir, "worktree-dir", os.Getenv("AGENTDESK_WORKTREE_DIR"), "where sessions made from a repository get their git worktrees (env AGENTDESK_WORKTREE_DIR; default: beside the repository)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	fs.Visit(func(f *flag.Flag) { c.tokenFlag = c.tokenFlag || f.Name == "token" })
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q; see --help", fs.Arg(0))
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,8 +39,14 @@ func run(args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if cfg.tokenFlag {
+		log.Warn("--token shows the token in the process list, where every local user can read it; pass it in AGENTDESK_TOKEN or the data dir's token file instead")
+	}
 	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
 		return fmt.Errorf("create data dir: %w", err)
+	}
+	if err := privateDataDir(cfg.dataDir, log); err != nil {
+		return err
 	}
 	store, err := persist.Open(filepath.Join(cfg.dataDir, "agentdesk.db"), nil)
 	if errors.Is(err, persist.ErrLocked) {
@@ -73,7 +80,8 @@ func run(args []string) error {
 	loopback := isLoopback(l.Addr())
 	srv, err := server.New(server.Options{
 		Manager: mgr, Token: token, Frontend: frontendFS(),
-		AllowedOrigins: cfg.allowedOrigins, Loopback: loopback, Log: log,
+		AllowedOrigins: cfg.allowedOrigins, PublicURL: cfg.publicURL, Loopback: loopback, Log: log,
+		Limits: server.Limits{MaxUnauthConns: unauthConnCap()},
 	})
 	if err != nil {
 		l.Close()
@@ -88,7 +96,7 @@ func run(args []string) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	fmt.Printf("agentdesk is running: %s\n", openURL(l.Addr(), token))
+	fmt.Printf("agentdesk is running: %s\n", openURL(l.Addr(), cfg.publicURL, token))
 	return serveUntilSignal(srv, l, mgr, sigs, log)
 }
 
@@ -124,7 +132,12 @@ func isLoopback(a net.Addr) bool {
 	return ok && ta.IP.IsLoopback()
 }
 
-func openURL(a net.Addr, token string) string {
+// openURL is the address printed at start: the public URL when a proxy is
+// in front, else the listen address.
+func openURL(a net.Addr, publicURL, token string) string {
+	if publicURL != "" {
+		return strings.TrimSuffix(publicURL, "/") + "/?token=" + token
+	}
 	host := a.String()
 	if ta, ok := a.(*net.TCPAddr); ok && ta.IP.IsUnspecified() {
 		host = net.JoinHostPort("127.0.0.1", fmt.Sprint(ta.Port))

@@ -46,7 +46,7 @@ type proc struct {
 	stderr *strings.Builder
 }
 
-var urlLine = regexp.MustCompile(`(http://[^/\s]+)/\?token=([0-9a-f]+)`)
+var urlLine = regexp.MustCompile(`(https?://[^/\s]+)/\?token=([0-9a-f]+)`)
 
 // start runs agentdesk on a free loopback port and waits for its start-up line.
 func start(t *testing.T, dataDir string, extra ...string) *proc {

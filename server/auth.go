@@ -46,9 +46,15 @@ func public(r *http.Request) bool {
 }
 
 // requireAuth refuses every unauthenticated /api and /ws request with 401.
+// A request with the token takes its connection out of the cap on
+// unauthenticated connections.
 func (s *Server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if public(c.Request()) || s.validToken(requestToken(c.Request())) {
+		if s.validToken(requestToken(c.Request())) {
+			trustConn(c.Request())
+			return next(c)
+		}
+		if public(c.Request()) {
 			return next(c)
 		}
 		return newError(http.StatusUnauthorized, "unauthorized",
@@ -56,13 +62,17 @@ func (s *Server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// setCookie logs the client in. Its connection carried the token, so it
+// leaves the unauthenticated count. The cookie is Secure over TLS and when
+// the public URL is https (TLS ends at a proxy in front).
 func (s *Server) setCookie(c echo.Context) {
+	trustConn(c.Request())
 	c.SetCookie(&http.Cookie{
 		Name:     cookieName,
 		Value:    s.token,
 		Path:     "/",
 		HttpOnly: true,
-		Secure:   c.Request().TLS != nil,
+		Secure:   c.Request().TLS != nil || s.secureCookie,
 		SameSite: http.SameSiteStrictMode,
 		MaxAge:   400 * 24 * 3600,
 	})

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"os"
+	"reflect"
 	"strings"
 	"syscall"
 
@@ -126,15 +129,19 @@ func fromEcho(he *echo.HTTPError) *apiError {
 // maxBody is the largest REST request body accepted.
 const maxBody = 1 << 20
 
-// bind decodes a JSON body into v, strictly: unknown fields, trailing data
-// and bodies over maxBody are refused with a clear error.
+// bind decodes a JSON body into v, strictly: unknown fields, keys that
+// match a field only case-insensitively, trailing data and bodies over
+// maxBody are refused with a clear error.
 func bind(c echo.Context, v any) error {
 	r := c.Request()
 	if r.ContentLength > maxBody {
 		return newError(http.StatusRequestEntityTooLarge, "too_large", "request body is larger than 1 MiB")
 	}
-	body := http.MaxBytesReader(c.Response(), r.Body, maxBody)
-	dec := json.NewDecoder(body)
+	data, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxBody))
+	if err != nil {
+		return decodeError(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
@@ -145,6 +152,13 @@ func bind(c echo.Context, v any) error {
 		}
 		return newError(http.StatusBadRequest, "invalid_json", "request body must be a single JSON object")
 	}
+	if err := checkKeys(data, reflect.TypeOf(v)); err != nil {
+		var ke *keyError
+		if errors.As(err, &ke) {
+			return newError(http.StatusBadRequest, "invalid_field", ke.Error())
+		}
+		return decodeError(err)
+	}
 	return nil
 }
 
@@ -154,6 +168,8 @@ func decodeError(err error) error {
 	switch {
 	case errors.As(err, &mbe):
 		return newError(http.StatusRequestEntityTooLarge, "too_large", "request body is larger than 1 MiB")
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return newError(http.StatusRequestTimeout, "timeout", "request body took too long to arrive")
 	case errors.As(err, &ute):
 		return newError(http.StatusBadRequest, "invalid_field", ute.Field+": must be a "+ute.Type.String())
 	case errors.Is(err, io.EOF):

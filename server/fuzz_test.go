@@ -39,6 +39,7 @@ func FuzzCreateSessionBody(f *testing.F) {
 	f.Add([]byte(`{"cwd":"/","agent":"none"}`))
 	f.Add([]byte(`{"cwd":"/","agent":"none","title":"\u0000\ud800"}`))
 	f.Add([]byte(`{"cwd":"relative","agent":"none"}`))
+	f.Add([]byte(`{"CWD":"/","agent":"none"}`))
 	f.Add([]byte(`{"repo":"/nonexistent","branch":"../x","worktree":true}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		e := newEnv(t, map[worker.Kind]worker.Factory{})

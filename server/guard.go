@@ -91,6 +91,24 @@ func parseOrigins(list []string) ([]*url.URL, error) {
 	return out, nil
 }
 
+// parsePublicURL reads --public-url: scheme://host[:port], nil when empty.
+func parsePublicURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(strings.TrimSuffix(raw, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil {
+		return nil, &publicURLError{raw}
+	}
+	return u, nil
+}
+
+type publicURLError struct{ url string }
+
+func (e *publicURLError) Error() string {
+	return "public URL " + e.url + " must look like https://host[:port], without a path"
+}
+
 type originError struct{ origin string }
 
 func (e *originError) Error() string {

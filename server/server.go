@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
-	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/markdown"
@@ -30,9 +29,14 @@ type Options struct {
 	Token          string
 	Frontend       fs.FS    // the built SPA (frontend/dist)
 	AllowedOrigins []string // extra origins besides same-origin
+	// PublicURL is the address users open when a TLS proxy is in front,
+	// e.g. https://desk.example.com. Its origin is allowed, and when it is
+	// https the login cookie is marked Secure.
+	PublicURL string
 	// Loopback enables the Host check against DNS rebinding; set it when
 	// the listen address is a loopback address.
 	Loopback bool
+	Limits   Limits
 	Log      *slog.Logger
 }
 
@@ -42,6 +46,8 @@ type Server struct {
 	token          string
 	allowedOrigins []*url.URL
 	loopback       bool
+	secureCookie   bool // the public URL is https
+	limits         Limits
 	log            *slog.Logger
 	spa            *spa
 
@@ -57,6 +63,13 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	public, err := parsePublicURL(o.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	if public != nil {
+		origins = append(origins, public)
+	}
 	log := o.Log
 	if log == nil {
 		log = slog.Default()
@@ -64,13 +77,16 @@ func New(o Options) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
+		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
 	}
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.errorHandler
 	s.e.Server.BaseContext = func(net.Listener) context.Context { return ctx }
-	s.e.Server.ReadHeaderTimeout = 10 * time.Second
+	s.e.Server.ConnContext = connContext
+	s.e.Server.ReadHeaderTimeout = s.limits.HeaderTimeout
+	s.e.Server.IdleTimeout = s.limits.IdleTimeout
 	s.routes()
 	return s, nil
 }
@@ -80,7 +96,7 @@ func (s *Server) Handler() http.Handler { return s.e }
 
 func (s *Server) routes() {
 	e := s.e
-	e.Use(s.securityHeaders, s.originGuard, s.requireAuth)
+	e.Use(s.bodyDeadline, s.securityHeaders, s.originGuard, s.requireAuth)
 	e.GET("/api/health", s.health)
 	e.POST("/api/login", s.login)
 
@@ -138,10 +154,12 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// Serve serves on l until Shutdown. It returns nil after a clean shutdown.
+// Serve serves on l until Shutdown, capping the connections without the
+// token (Limits.MaxUnauthConns). It returns nil after a clean shutdown.
 func (s *Server) Serve(l net.Listener) error {
 	s.e.Listener = l
-	if err := s.e.Server.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	cl := &connLimiter{Listener: l, max: s.limits.MaxUnauthConns}
+	if err := s.e.Server.Serve(cl); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

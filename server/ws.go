@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -87,6 +89,12 @@ func clientFrames(ctx context.Context, cancel context.CancelFunc, conn *socket, 
 	for {
 		typ, data, err := conn.Read(ctx)
 		if err != nil {
+			if clientBroke(ctx, err) {
+				// The library refuses the frame (an unmasked one, say)
+				// without closing; without this the pump would close
+				// with 1001 as if the server were going away.
+				_ = conn.Close(websocket.StatusProtocolError, "protocol error")
+			}
 			return
 		}
 		if typ != websocket.MessageText {
@@ -95,6 +103,17 @@ func clientFrames(ctx context.Context, cancel context.CancelFunc, conn *socket, 
 		}
 		handle(data)
 	}
+}
+
+// clientBroke reports whether a read failed because the client broke the
+// protocol, rather than because it closed, went away or the socket ended.
+// Errors for which the library already sent a close frame (1002, 1009)
+// land here too; a second Close then does nothing.
+func clientBroke(ctx context.Context, err error) bool {
+	var ne net.Error
+	return ctx.Err() == nil && websocket.CloseStatus(err) == -1 &&
+		!errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) &&
+		!errors.Is(err, net.ErrClosed) && !errors.As(err, &ne)
 }
 
 // appSocket serves /ws/app: sessions-sync, then lifecycle events.
