@@ -85,15 +85,19 @@ type Info struct {
 
 // Session is API.md's Session object.
 type Session struct {
-	ID                  string    `json:"id"`
-	Title               string    `json:"title"`
-	Cwd                 string    `json:"cwd"`
-	CreatedAt           time.Time `json:"createdAt"`
-	UpdatedAt           time.Time `json:"updatedAt"`
-	ClaudeSessionID     *string   `json:"claudeSessionId"`
-	ActiveAgentWorkerID *string   `json:"activeAgentWorkerId"`
-	Worktree            *Worktree `json:"worktree"` // the worktree agentdesk made for the session
-	Workers             []Info    `json:"workers"`
+	ID              string    `json:"id"`
+	Title           string    `json:"title"`
+	Cwd             string    `json:"cwd"`
+	CreatedAt       time.Time `json:"createdAt"`
+	UpdatedAt       time.Time `json:"updatedAt"`
+	ClaudeSessionID *string   `json:"claudeSessionId"`
+	// ClaudeSessionStarted is agentdesk's record that a CLI got a message
+	// of the conversation, so the CLI has it (a session file, wherever its
+	// config directory is): agent workers resume it rather than start it.
+	ClaudeSessionStarted bool      `json:"claudeSessionStarted"`
+	ActiveAgentWorkerID  *string   `json:"activeAgentWorkerId"`
+	Worktree             *Worktree `json:"worktree"` // the worktree agentdesk made for the session
+	Workers              []Info    `json:"workers"`
 }
 
 // Runtime is the live part of a worker of some kind. The manager holds one
@@ -121,8 +125,13 @@ type Env struct {
 	// the manager persists it and broadcasts worker-updated. Safe to call
 	// from any goroutine, at any time until Stop returns.
 	Update func(func(*Info))
-	// SetClaudeSession records the session's Claude conversation id.
+	// SetClaudeSession records the session's Claude conversation id (a
+	// new conversation: not started).
 	SetClaudeSession func(id string)
+	// ConversationStarted records that a CLI got a message of the
+	// session's conversation (Session.ClaudeSessionStarted). Safe to call
+	// from any goroutine; may be nil.
+	ConversationStarted func()
 }
 
 // Config holds the server-wide settings workers need.
