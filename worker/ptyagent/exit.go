@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // maxSummary bounds the screen line quoted in a start-up failure, in runes.
@@ -21,8 +22,8 @@ var problemLine = regexp.MustCompile(`(?i)\b(error|unable|failed|cannot|can't|no
 // exited reports the CLI's exit once all its output is logged: the
 // activity goes idle, tabs get the exit frame, and (unless Stop ended it)
 // the worker becomes exited.
-func (r *Runtime) exited() {
-	code, sig := r.proc.ExitStatus()
+func (r *Runtime) exited(p *ptyproc.Proc) {
+	code, sig := p.ExitStatus()
 	if err := r.env.Store.DeleteProcess(r.env.Info.ID); err != nil {
 		r.slog.Warn("forget pty-agent process group", "err", err)
 	}

@@ -49,11 +49,23 @@ type Runtime struct {
 	kick chan struct{} // output arrived: re-evaluate the activity
 
 	// Set by New before the goroutine starts, read-only after.
-	proc     *ptyproc.Proc // nil when no CLI runs: restored, or failed to start
-	absent   bool          // the claude binary was not found
-	conv     string        // the Claude session id
-	started  time.Time
+	absent   bool   // the claude binary was not found
+	conv     string // the Claude session id
+	path     string // the CLI
+	cliEnv   []string
 	activity atomic.Value // worker.Activity
+
+	// procMu guards proc and started. New sets them; the goroutine may
+	// replace them once, when the CLI refused the conversation flag
+	// (relaunch).
+	procMu  sync.Mutex
+	proc    *ptyproc.Proc // nil when no CLI runs: restored, or failed to start
+	started time.Time
+	// The goroutine's (New's before it starts).
+	resume  bool        // the CLI got --resume, not --session-id
+	retried bool        // the other flag was tried already
+	marked  atomic.Bool // the conversation is recorded as started
+	entered atomic.Bool // a tab pressed Enter in the CLI
 
 	mu         sync.Mutex // guards cols, rows
 	cols, rows int
@@ -119,29 +131,81 @@ func (r *Runtime) start() {
 		r.failAbsent(path, err)
 		return
 	}
-	env := r.childEnv()
-	r.seed(env)
-	args := r.conversationArgs(env)
+	r.path, r.cliEnv = path, r.childEnv()
+	r.seed(r.cliEnv)
+	r.pickConversation()
+	r.marked.Store(r.resume)
+	if err := r.launch(); err != nil {
+		r.failStart(path, err)
+		return
+	}
+	r.update(func(i *worker.Info) { i.Status = worker.StatusRunning })
+	r.wg.Go(r.run)
+}
+
+// launch runs the CLI for the conversation. The caller holds procMu, or
+// is New before the goroutine starts.
+func (r *Runtime) launch() error {
+	args := r.conversationArgs()
 	p, err := ptyproc.Start(ptyproc.Options{
-		Command:  append([]string{path}, args...),
+		Command:  append([]string{r.path}, args...),
 		Dir:      r.env.Session.Cwd,
-		Env:      env,
+		Env:      r.cliEnv,
 		Cols:     r.cols,
 		Rows:     r.rows,
 		Log:      r.log,
 		OnOutput: r.onOutput,
 	})
 	if err != nil {
-		r.failStart(path, err)
-		return
+		return err
 	}
 	r.proc, r.started = p, time.Now()
 	if err := r.env.Store.PutProcess(r.env.Info.ID, p.Pid()); err != nil {
 		r.slog.Warn("record pty-agent process group", "err", err)
 	}
 	r.slog.Info("claude started", "args", args, "pid", p.Pid())
-	r.update(func(i *worker.Info) { i.Status = worker.StatusRunning })
-	r.wg.Go(r.run)
+	return nil
+}
+
+// relaunch starts the CLI again with the other conversation flag, once,
+// after it refused the one agentdesk's record chose: "already in use"
+// means the conversation exists after all, "No conversation found" that
+// it does not. The record is corrected first. It reports whether a new
+// CLI runs.
+func (r *Runtime) relaunch(p *ptyproc.Proc) bool {
+	if r.retried || !r.wrongFlag(p) {
+		return false
+	}
+	r.retried = true
+	r.resume = !r.resume
+	flag := "--session-id"
+	if r.resume {
+		flag = "--resume"
+		r.markStarted()
+	} else if r.env.SetClaudeSession != nil {
+		// The CLI starts the conversation anew under its id: not started
+		// until a prompt goes in.
+		r.marked.Store(false)
+		r.env.SetClaudeSession(r.conv)
+	}
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	if r.stopping.Load() {
+		return false
+	}
+	r.writeNote(dim, "agentdesk: starting claude again with "+flag)
+	if err := r.launch(); err != nil {
+		r.slog.Warn("restart claude with "+flag, "err", err)
+		return false
+	}
+	return true
+}
+
+// current returns the CLI process, nil when none was started.
+func (r *Runtime) current() *ptyproc.Proc {
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	return r.proc
 }
 
 // onOutput runs on the PTY reader for every chunk: the detector parses it
@@ -161,12 +225,17 @@ func (r *Runtime) run() {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
 	defer t.Stop()
+	p := r.current()
 	for {
 		select {
 		case <-r.kick:
 		case <-t.C:
-		case <-r.proc.Done():
-			r.exited()
+		case <-p.Done():
+			if r.relaunch(p) {
+				p = r.current()
+				continue
+			}
+			r.exited(p)
 			return
 		}
 		a, next := r.det.eval()
@@ -200,8 +269,9 @@ func (r *Runtime) restore() {
 func (r *Runtime) Stop(ctx context.Context) error {
 	r.stopOnce.Do(func() {
 		r.stopping.Store(true)
-		if r.proc != nil {
-			_ = r.proc.Stop(ctx)
+		// After stopping is set, relaunch starts no other CLI.
+		if p := r.current(); p != nil {
+			_ = p.Stop(ctx)
 		}
 		r.wg.Wait()
 		r.log.Close()
