@@ -85,19 +85,20 @@ type Info struct {
 
 // Session is API.md's Session object.
 type Session struct {
-	ID              string    `json:"id"`
-	Title           string    `json:"title"`
-	Cwd             string    `json:"cwd"`
-	CreatedAt       time.Time `json:"createdAt"`
-	UpdatedAt       time.Time `json:"updatedAt"`
-	ClaudeSessionID *string   `json:"claudeSessionId"`
+	ID                  string    `json:"id"`
+	Title               string    `json:"title"`
+	Cwd                 string    `json:"cwd"`
+	CreatedAt           time.Time `json:"createdAt"`
+	UpdatedAt           time.Time `json:"updatedAt"`
+	ClaudeSessionID     *string   `json:"claudeSessionId"`
+	ActiveAgentWorkerID *string   `json:"activeAgentWorkerId"`
+	Worktree            *Worktree `json:"worktree"` // the worktree agentdesk made for the session
+	Workers             []Info    `json:"workers"`
+
 	// ClaudeSessionStarted is agentdesk's record that a CLI got a message
 	// of the conversation, so the CLI has it (a session file, wherever its
 	// config directory is): agent workers resume it rather than start it.
-	ClaudeSessionStarted bool      `json:"claudeSessionStarted"`
-	ActiveAgentWorkerID  *string   `json:"activeAgentWorkerId"`
-	Worktree             *Worktree `json:"worktree"` // the worktree agentdesk made for the session
-	Workers              []Info    `json:"workers"`
+	ClaudeSessionStarted bool `json:"claudeSessionStarted"`
 }
 
 // Runtime is the live part of a worker of some kind. The manager holds one

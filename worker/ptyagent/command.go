@@ -99,6 +99,43 @@ func (r *Runtime) wrongFlag(p *ptyproc.Proc) bool {
 	return strings.Contains(screen, squash(want)) && strings.Contains(screen, r.conv)
 }
 
+// relaunch starts the CLI again with the other conversation flag, once,
+// after it refused the one agentdesk's record chose: "already in use"
+// means the conversation exists after all, "No conversation found" that
+// it does not. The record is corrected first. It reports whether a new
+// CLI runs.
+func (r *Runtime) relaunch(p *ptyproc.Proc) bool {
+	if r.retried || !r.wrongFlag(p) {
+		return false
+	}
+	r.retried = true
+	r.resume = !r.resume
+	flag := "--session-id"
+	if r.resume {
+		flag = "--resume"
+		r.markStarted()
+	} else if r.env.SetClaudeSession != nil {
+		// The CLI starts the conversation anew under its id: not started
+		// until a prompt goes in.
+		r.marked.Store(false)
+		r.env.SetClaudeSession(r.conv)
+	}
+	r.mu.Lock() // before procMu, as Resize takes them
+	cols, rows := r.cols, r.rows
+	r.mu.Unlock()
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	if r.stopping.Load() {
+		return false
+	}
+	r.writeNote(dim, "agentdesk: starting claude again with "+flag)
+	if err := r.launch(cols, rows); err != nil {
+		r.slog.Warn("restart claude with "+flag, "err", err)
+		return false
+	}
+	return true
+}
+
 // squash drops all white space, so that text the terminal wrapped still
 // matches.
 func squash(s string) string { return strings.Join(strings.Fields(s), "") }

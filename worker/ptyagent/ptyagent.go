@@ -135,7 +135,7 @@ func (r *Runtime) start() {
 	r.seed(r.cliEnv)
 	r.pickConversation()
 	r.marked.Store(r.resume)
-	if err := r.launch(); err != nil {
+	if err := r.launch(r.cols, r.rows); err != nil {
 		r.failStart(path, err)
 		return
 	}
@@ -145,14 +145,14 @@ func (r *Runtime) start() {
 
 // launch runs the CLI for the conversation. The caller holds procMu, or
 // is New before the goroutine starts.
-func (r *Runtime) launch() error {
+func (r *Runtime) launch(cols, rows int) error {
 	args := r.conversationArgs()
 	p, err := ptyproc.Start(ptyproc.Options{
 		Command:  append([]string{r.path}, args...),
 		Dir:      r.env.Session.Cwd,
 		Env:      r.cliEnv,
-		Cols:     r.cols,
-		Rows:     r.rows,
+		Cols:     cols,
+		Rows:     rows,
 		Log:      r.log,
 		OnOutput: r.onOutput,
 	})
@@ -165,40 +165,6 @@ func (r *Runtime) launch() error {
 	}
 	r.slog.Info("claude started", "args", args, "pid", p.Pid())
 	return nil
-}
-
-// relaunch starts the CLI again with the other conversation flag, once,
-// after it refused the one agentdesk's record chose: "already in use"
-// means the conversation exists after all, "No conversation found" that
-// it does not. The record is corrected first. It reports whether a new
-// CLI runs.
-func (r *Runtime) relaunch(p *ptyproc.Proc) bool {
-	if r.retried || !r.wrongFlag(p) {
-		return false
-	}
-	r.retried = true
-	r.resume = !r.resume
-	flag := "--session-id"
-	if r.resume {
-		flag = "--resume"
-		r.markStarted()
-	} else if r.env.SetClaudeSession != nil {
-		// The CLI starts the conversation anew under its id: not started
-		// until a prompt goes in.
-		r.marked.Store(false)
-		r.env.SetClaudeSession(r.conv)
-	}
-	r.procMu.Lock()
-	defer r.procMu.Unlock()
-	if r.stopping.Load() {
-		return false
-	}
-	r.writeNote(dim, "agentdesk: starting claude again with "+flag)
-	if err := r.launch(); err != nil {
-		r.slog.Warn("restart claude with "+flag, "err", err)
-		return false
-	}
-	return true
 }
 
 // current returns the CLI process, nil when none was started.
