@@ -36,6 +36,9 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	if p != nil {
 		return p, nil
 	}
+	if r.sendCancelled() {
+		return nil, errSendCancelled // no CLI to start for a cancelled message
+	}
 	p, err := r.start(resume)
 	if err != nil && retryOther(err) {
 		// The log and the CLI disagree on whether the conversation exists

@@ -238,11 +238,3 @@ func (r *Runtime) removePendingLocked(p *permission) {
 		}
 	}
 }
-
-// publishFrame sends a frame (an error) through the pipeline, in order
-// with everything produced before it.
-func (r *Runtime) publishFrame(frame []byte) {
-	if err := r.produce([]entry{{kind: kFrame, frame: frame}}); err != nil {
-		r.log.Debug("frame after stop", "frame", string(frame))
-	}
-}
