@@ -71,8 +71,8 @@ func parseConfig(args []string) (config, error) {
 }
 
 // findClaude picks the CLI when --claude is not given: claude on PATH, else
-// the project's pinned devDependency. A missing CLI is reported by the sdk
-// worker when it is first needed, not at start.
+// the project's pinned devDependency. A missing CLI is logged at start
+// (checkClaude) and reported by the agent workers when they need it.
 func findClaude() string {
 	if p, err := exec.LookPath("claude"); err == nil {
 		return p
@@ -83,6 +83,16 @@ func findClaude() string {
 		}
 	}
 	return "claude"
+}
+
+// checkClaude reports why the claude CLI at path cannot be run, nil when
+// it can. agentdesk starts anyway (terminals and diffs need no CLI); the
+// agent workers report it again when they need it.
+func checkClaude(path string) error {
+	if _, err := exec.LookPath(path); err != nil {
+		return fmt.Errorf("claude CLI %q: %w", path, err)
+	}
+	return nil
 }
 
 // loadToken returns the configured token, else the one in <dataDir>/token,

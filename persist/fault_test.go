@@ -3,6 +3,8 @@
 package persist
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -92,4 +94,57 @@ func limitFileSize(t *testing.T, size int64) (restore func()) {
 	}
 	t.Cleanup(restore)
 	return restore
+}
+
+// TestFailedCommitsLeaveNoGap fails three commits of a caller that numbers
+// on regardless (as the sdk worker did), then gives the disk room again:
+// the log refuses the number after the hole, takes the failed ones again,
+// and stays gapless across a reopen.
+func TestFailedCommitsLeaveNoGap(t *testing.T) {
+	path := dbPath(t)
+	s := openStore(t, path, nil)
+	mustWait(t, s.AppendMessages("w", msgs(1, 2)))
+	fi, err := os.Stat(path)
+	must(t, err)
+	restore := limitFileSize(t, fi.Size())
+	big := make([]byte, 4*int(fi.Size())) // needs a bigger file
+	for seq := uint64(3); seq <= 5; seq++ {
+		if err := wait(t, s.AppendMessages("w", []Message{{Seq: seq, UUID: fmt.Sprint("big-", seq), Data: big}})); err == nil {
+			t.Fatalf("seq %d committed on a full disk", seq)
+		}
+	}
+	restore()
+	if err := wait(t, s.AppendMessages("w", msgs(6, 6))); !errors.Is(err, ErrSeq) {
+		t.Fatalf("append after the failed ones: %v, want ErrSeq", err)
+	}
+	mustWait(t, s.AppendMessages("w", msgs(3, 4)))
+	must(t, s.Close())
+	s = openStore(t, path, nil)
+	got, err := s.MessagesAfter("w", 0, 0)
+	must(t, err)
+	if fmt.Sprint(seqs(got)) != "[1 2 3 4]" {
+		t.Fatalf("log after reopen: %v, want [1 2 3 4]", seqs(got))
+	}
+}
+
+// TestHold: writes queued while the writer is held commit only after
+// release.
+func TestHold(t *testing.T) {
+	s := newStore(t)
+	release := s.Hold()
+	c := s.AppendMessages("w", msgs(1, 1))
+	mustWait(t, pollQueued(t, s, 1))
+	if n, _ := s.MessageCount("w"); n != 0 {
+		t.Fatalf("%d messages committed while held", n)
+	}
+	select {
+	case err := <-c:
+		t.Fatalf("append reported %v while held", err)
+	default:
+	}
+	release()
+	release()
+	mustWait(t, c)
+	must(t, s.Close())
+	s.Hold()() // a closed store: nothing to hold
 }

@@ -37,8 +37,11 @@ type encMsg struct {
 }
 
 // AppendMessages queues msgs for the log of workerID. The caller assigns
-// Seq (strictly increasing, above LastSeq) and unique UUIDs; a batch that
-// breaks this fails whole with ErrSeq, ErrDuplicate or ErrInvalid. The
+// Seq, continuing the log without gaps (LastSeq+1, LastSeq+2, … when the
+// batch commits), and unique UUIDs; a batch that breaks this fails whole
+// with ErrSeq, ErrDuplicate or ErrInvalid. So a batch numbered after one
+// that failed fails too (ErrSeq) until the caller numbers again from the
+// last committed seq: a failed write never leaves a hole. The
 // returned channel receives exactly one value (nil or the error) once the
 // messages are committed or rejected. It blocks only while the write queue
 // is full. msgs may be reused as soon as it returns.
@@ -70,7 +73,7 @@ func encodeMessages(workerID string, msgs []Message) ([]encMsg, int, error) {
 		if m.UUID == "" {
 			return nil, 0, fmt.Errorf("message %d has no uuid: %w", m.Seq, ErrInvalid)
 		}
-		if m.Seq == 0 || (i > 0 && m.Seq <= msgs[i-1].Seq) {
+		if m.Seq == 0 || (i > 0 && m.Seq != msgs[i-1].Seq+1) {
 			return nil, 0, fmt.Errorf("seq %d: %w", m.Seq, ErrSeq)
 		}
 		val := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(m.UUID)+len(m.Data)), uint64(len(m.UUID)))
@@ -112,6 +115,9 @@ func (w *wtx) appendMessages(workerID []byte, recs []encMsg) error {
 		}
 		count = getU64(wb.Get(kCount))
 	} else {
+		if recs[0].seq != 1 {
+			return fmt.Errorf("seq %d starts an empty log: %w", recs[0].seq, ErrSeq)
+		}
 		var err error
 		if wb, err = createLog(all, workerID); err != nil {
 			return err
@@ -131,7 +137,7 @@ func (w *wtx) appendMessages(workerID []byte, recs []encMsg) error {
 }
 
 func checkAppend(wb *bolt.Bucket, recs []encMsg) error {
-	if last, _ := wb.Bucket(kSeq).Cursor().Last(); last != nil && getU64(last) >= recs[0].seq {
+	if last, _ := wb.Bucket(kSeq).Cursor().Last(); getU64(last)+1 != recs[0].seq {
 		return fmt.Errorf("seq %d after %d: %w", recs[0].seq, getU64(last), ErrSeq)
 	}
 	uuids := wb.Bucket(kUUID)

@@ -17,18 +17,17 @@ func seqs(ms []Message) []uint64 {
 
 func TestMessagesAfter(t *testing.T) {
 	s := newStore(t)
-	// Gaps in seq are allowed: the caller assigns them.
-	mustWait(t, s.AppendMessages("w", []Message{msg(1), msg(2), msg(5)}))
-	mustWait(t, s.AppendMessages("w", msgs(6, 8)))
+	mustWait(t, s.AppendMessages("w", msgs(1, 3)))
+	mustWait(t, s.AppendMessages("w", msgs(4, 8)))
 	cases := []struct {
 		after uint64
 		limit int
 		want  string
 	}{
-		{0, 0, "[1 2 5 6 7 8]"},
+		{0, 0, "[1 2 3 4 5 6 7 8]"},
 		{0, 2, "[1 2]"},
-		{2, 0, "[5 6 7 8]"},
-		{3, 1, "[5]"},
+		{4, 0, "[5 6 7 8]"},
+		{4, 1, "[5]"},
 		{5, 10, "[6 7 8]"},
 		{8, 0, "[]"},
 		{100, 0, "[]"},
@@ -101,7 +100,10 @@ func TestAppendMessagesRejects(t *testing.T) {
 		{"seq equal to last", "w", []Message{{Seq: 3, UUID: "x"}}, ErrSeq},
 		{"seq below last", "w", []Message{{Seq: 1, UUID: "x"}}, ErrSeq},
 		{"seq zero", "new", []Message{{Seq: 0, UUID: "x"}}, ErrSeq},
-		{"not increasing in batch", "w", []Message{{Seq: 5, UUID: "x"}, {Seq: 5, UUID: "y"}}, ErrSeq},
+		{"gap after last", "w", []Message{{Seq: 5, UUID: "x"}}, ErrSeq},
+		{"empty log not from 1", "new", []Message{{Seq: 2, UUID: "x"}}, ErrSeq},
+		{"not increasing in batch", "w", []Message{{Seq: 4, UUID: "x"}, {Seq: 4, UUID: "y"}}, ErrSeq},
+		{"gap in batch", "w", []Message{{Seq: 4, UUID: "x"}, {Seq: 6, UUID: "y"}}, ErrSeq},
 		{"stored uuid", "w", []Message{{Seq: 4, UUID: "x"}, {Seq: 5, UUID: "uuid-2"}}, ErrDuplicate},
 		{"uuid twice in batch", "w", []Message{{Seq: 4, UUID: "x"}, {Seq: 5, UUID: "x"}}, ErrDuplicate},
 		{"empty uuid", "w", []Message{{Seq: 4}}, ErrInvalid},

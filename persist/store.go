@@ -48,8 +48,8 @@ var (
 	// ErrInvalid means an argument is unusable: an empty id or uuid, or a
 	// negative offset.
 	ErrInvalid = errors.New("invalid argument")
-	// ErrSeq means appended messages do not have strictly increasing
-	// sequence numbers above the log's last one.
+	// ErrSeq means appended messages are not numbered LastSeq+1,
+	// LastSeq+2, …: a message log has no gaps.
 	ErrSeq = errors.New("message sequence not increasing")
 	// ErrDuplicate means an appended message's uuid is already in the log.
 	ErrDuplicate = errors.New("duplicate message uuid")

@@ -162,7 +162,7 @@ func TestRejectedOpDoesNotSpoilBatch(t *testing.T) {
 	good2 := s.AppendOutput("w", 2, []byte("cd"))
 	m1 := s.AppendMessages("w", msgs(1, 2))
 	badSeq := s.AppendMessages("w", []Message{msg(2)})
-	dup := s.AppendMessages("w", []Message{{Seq: 9, UUID: "uuid-1"}})
+	dup := s.AppendMessages("w", []Message{{Seq: 3, UUID: "uuid-1"}})
 	m2 := s.AppendMessages("w", msgs(3, 3))
 	release()
 	for _, c := range []<-chan error{good1, good2, m1, m2} {

@@ -3,13 +3,17 @@
 package server
 
 import (
+	"encoding/json"
 	"flag"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 // TestStorageErrorAnswers makes the database file unable to grow
@@ -97,4 +101,49 @@ func limitFileSize(t *testing.T, size int64) (restore func()) {
 	}
 	t.Cleanup(restore)
 	return restore
+}
+
+// TestInputOnFullDisk: on a full disk, input to an sdk worker answers 507
+// storage_full, and the message reaches neither the tabs nor the CLI; once
+// there is room the conversation goes on.
+func TestInputOnFullDisk(t *testing.T) {
+	e := sdkEnv(t)
+	var s worker.Session
+	e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir()}).json(t, &s)
+	base := "/api/sessions/" + s.ID + "/workers/" + s.Workers[0].ID
+	tab := e.dial("/ws/sessions/" + s.ID + "/workers/" + s.Workers[0].ID)
+	defer tab.CloseNow()
+	readJSON(t, tab, "history-end")
+	if a := e.do("POST", base+"/input", map[string]string{"content": "first"}); a.status != http.StatusAccepted {
+		t.Fatalf("input: %d %s", a.status, a.body)
+	}
+	stored(t, tab) // the CLI runs
+	fi, err := os.Stat(filepath.Join(e.dir, "agentdesk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore := limitFileSize(t, max(fi.Size(), testlogRoom(t)))
+	for range 20000 { // fill the file
+		a := e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir(), "agent": "none", "title": string(make([]byte, 200))})
+		if a.status != http.StatusCreated {
+			break
+		}
+	}
+	a := e.do("POST", base+"/input", map[string]string{"content": "lost " + strings.Repeat("x", 200<<10)})
+	restore()
+	if a.status != http.StatusInsufficientStorage || a.errCode(t) != "storage_full" {
+		t.Fatalf("input on a full disk: %d %s", a.status, a.body)
+	}
+	if a := e.do("POST", base+"/input", map[string]string{"content": "after"}); a.status != http.StatusAccepted {
+		t.Fatalf("input once there is room: %d %s", a.status, a.body)
+	}
+	for _, f := range stored(t, tab) {
+		b, _ := json.Marshal(f)
+		if strings.Contains(string(b), "lost ") {
+			t.Fatalf("a message the disk refused reached the tab or the CLI: %.200s", b)
+		}
+		if msg := f["message"].(map[string]any); msg["type"] == "result" && !strings.Contains(string(b), "Echo: after") {
+			t.Fatalf("the turn after the full disk: %.300s", b)
+		}
+	}
 }

@@ -121,6 +121,14 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 		return nil
 	}
 	st.s.Workers = nil
+	var rec struct {
+		Started *bool `json:"claudeSessionStarted"`
+	}
+	if json.Unmarshal(r.Value, &rec) == nil && rec.Started == nil && st.s.ClaudeSessionID != nil {
+		// Stored before agentdesk kept this record: take the conversation
+		// as started, as agentdesk then did for the chat.
+		st.s.ClaudeSessionStarted = true
+	}
 	wrecs, err := m.store.Workers(r.ID)
 	if err != nil {
 		return fmt.Errorf("load workers of %s: %w", r.ID, err)

@@ -94,6 +94,11 @@ type Session struct {
 	ActiveAgentWorkerID *string   `json:"activeAgentWorkerId"`
 	Worktree            *Worktree `json:"worktree"` // the worktree agentdesk made for the session
 	Workers             []Info    `json:"workers"`
+
+	// ClaudeSessionStarted is agentdesk's record that a CLI got a message
+	// of the conversation, so the CLI has it (a session file, wherever its
+	// config directory is): agent workers resume it rather than start it.
+	ClaudeSessionStarted bool `json:"claudeSessionStarted"`
 }
 
 // Runtime is the live part of a worker of some kind. The manager holds one
@@ -121,8 +126,13 @@ type Env struct {
 	// the manager persists it and broadcasts worker-updated. Safe to call
 	// from any goroutine, at any time until Stop returns.
 	Update func(func(*Info))
-	// SetClaudeSession records the session's Claude conversation id.
+	// SetClaudeSession records the session's Claude conversation id (a
+	// new conversation: not started).
 	SetClaudeSession func(id string)
+	// ConversationStarted records that a CLI got a message of the
+	// session's conversation (Session.ClaudeSessionStarted). Safe to call
+	// from any goroutine; may be nil.
+	ConversationStarted func()
 }
 
 // Config holds the server-wide settings workers need.

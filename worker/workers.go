@@ -158,8 +158,13 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 		Restored: restored,
 		Update:   func(fn func(*Info)) { m.update(info.SessionID, info.ID, fn) },
 		SetClaudeSession: func(id string) {
-			if _, err := m.updateSession(info.SessionID, func(s *Session) { s.ClaudeSessionID = &id }); err != nil {
+			if _, err := m.updateSession(info.SessionID, func(s *Session) { s.ClaudeSessionID, s.ClaudeSessionStarted = &id, false }); err != nil {
 				m.log.Error("record claude session", "err", err)
+			}
+		},
+		ConversationStarted: func() {
+			if _, err := m.updateSession(info.SessionID, func(s *Session) { s.ClaudeSessionStarted = true }); err != nil {
+				m.log.Error("record claude session started", "err", err)
 			}
 		},
 	}

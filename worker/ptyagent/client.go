@@ -1,6 +1,7 @@
 package ptyagent
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -36,8 +37,11 @@ func (r *Runtime) Input(data []byte) error {
 	if err := r.usable(); err != nil {
 		return fmt.Errorf("pty-agent input: %w", err)
 	}
-	if _, err := r.proc.Write(data); err != nil {
+	if _, err := r.current().Write(data); err != nil {
 		return fmt.Errorf("pty-agent input: %w", err)
+	}
+	if bytes.IndexByte(data, '\r') >= 0 {
+		r.entered.Store(true) // maybe a prompt: see setActivity
 	}
 	return nil
 }
@@ -54,7 +58,7 @@ func (r *Runtime) Resize(cols, rows int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.running() {
-		if err := r.proc.Resize(cols, rows); err != nil {
+		if err := r.current().Resize(cols, rows); err != nil {
 			r.slog.Debug("resize pty-agent", "err", err)
 		}
 	}
@@ -78,11 +82,12 @@ func (r *Runtime) usable() error {
 }
 
 func (r *Runtime) running() bool {
-	if r.proc == nil {
+	p := r.current()
+	if p == nil {
 		return false
 	}
 	select {
-	case <-r.proc.Done():
+	case <-p.Done():
 		return false
 	default:
 		return true

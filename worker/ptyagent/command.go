@@ -3,15 +3,14 @@ package ptyagent
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/google/uuid"
 
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // defaultClaude is the CLI run when the server names none: found on PATH.
@@ -48,27 +47,30 @@ func (r *Runtime) childEnv() []string {
 	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
 }
 
-// conversationArgs picks the conversation and returns the CLI's arguments.
-// The session's conversation is resumed when it has a session file; an id
-// without one (recorded, but no prompt was ever sent: the CLI writes the
-// file only with the first message) is started fresh under the same id,
-// since --resume of it would fail. A session without a conversation gets
-// a new id, recorded before the CLI starts.
-func (r *Runtime) conversationArgs(env []string) []string {
-	var args []string
+// pickConversation settles the conversation the CLI carries. The
+// session's conversation is resumed when agentdesk's record says a CLI
+// already got a message of it (Session.ClaudeSessionStarted): only then
+// does the CLI have it. An id without that (recorded, but no prompt was
+// ever sent) is started fresh under the same id, since --resume of it
+// would fail. A session without a conversation gets a new id, recorded
+// before the CLI starts. Where the CLI keeps its files is not guessed at:
+// a --claude wrapper may set its own CLAUDE_CONFIG_DIR.
+func (r *Runtime) pickConversation() {
 	if id := r.env.Session.ClaudeSessionID; id != nil && *id != "" {
-		r.conv = *id
-		if hasSessionFile(env, r.env.Session.Cwd, r.conv) {
-			args = []string{"--resume", r.conv}
-		} else {
-			args = []string{"--session-id", r.conv}
-		}
-	} else {
-		r.conv = uuid.Must(uuid.NewV7()).String()
-		if r.env.SetClaudeSession != nil {
-			r.env.SetClaudeSession(r.conv)
-		}
-		args = []string{"--session-id", r.conv}
+		r.conv, r.resume = *id, r.env.Session.ClaudeSessionStarted
+		return
+	}
+	r.conv = uuid.Must(uuid.NewV7()).String()
+	if r.env.SetClaudeSession != nil {
+		r.env.SetClaudeSession(r.conv)
+	}
+}
+
+// conversationArgs returns the CLI's arguments.
+func (r *Runtime) conversationArgs() []string {
+	args := []string{"--session-id", r.conv}
+	if r.resume {
+		args = []string{"--resume", r.conv}
 	}
 	if m := r.env.Info.Model; m != "" {
 		args = append(args, "--model", m)
@@ -76,20 +78,77 @@ func (r *Runtime) conversationArgs(env []string) []string {
 	return args
 }
 
-// hasSessionFile reports whether the CLI keeps a session file for id
-// started in cwd. When the config directory is unknown it answers true:
-// --resume then reports a missing conversation itself.
-func hasSessionFile(env []string, cwd, id string) bool {
-	dir := lookupEnv(env, "CLAUDE_CONFIG_DIR")
-	if dir == "" {
-		home := lookupEnv(env, "HOME")
-		if home == "" {
-			return true
-		}
-		dir = filepath.Join(home, ".claude")
+// The CLI's words when the conversation flag was the wrong one
+// (claude-cli.md §3): the record and the CLI disagree.
+const (
+	inUse    = "is already in use"                     // --session-id of an existing conversation
+	notFound = "No conversation found with session ID" // --resume of an unknown one
+)
+
+// wrongFlag reports whether the CLI that just exited refused the
+// conversation flag it was given, as its screen says.
+func (r *Runtime) wrongFlag(p *ptyproc.Proc) bool {
+	if code, sig := p.ExitStatus(); code == 0 || sig != "" {
+		return false
 	}
-	_, err := os.Stat(claude.SessionFilePath(dir, cwd, id))
-	return err == nil
+	screen := squash(r.Screen())
+	want := inUse
+	if r.resume {
+		want = notFound
+	}
+	return strings.Contains(screen, squash(want)) && strings.Contains(screen, r.conv)
+}
+
+// relaunch starts the CLI again with the other conversation flag, once,
+// after it refused the one agentdesk's record chose: "already in use"
+// means the conversation exists after all, "No conversation found" that
+// it does not. The record is corrected first. It reports whether a new
+// CLI runs.
+func (r *Runtime) relaunch(p *ptyproc.Proc) bool {
+	if r.retried || !r.wrongFlag(p) {
+		return false
+	}
+	r.retried = true
+	r.resume = !r.resume
+	flag := "--session-id"
+	if r.resume {
+		flag = "--resume"
+		r.markStarted()
+	} else if r.env.SetClaudeSession != nil {
+		// The CLI starts the conversation anew under its id: not started
+		// until a prompt goes in.
+		r.marked.Store(false)
+		r.env.SetClaudeSession(r.conv)
+	}
+	r.mu.Lock() // before procMu, as Resize takes them
+	cols, rows := r.cols, r.rows
+	r.mu.Unlock()
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	if r.stopping.Load() {
+		return false
+	}
+	r.writeNote(dim, "agentdesk: starting claude again with "+flag)
+	if err := r.launch(cols, rows); err != nil {
+		r.slog.Warn("restart claude with "+flag, "err", err)
+		return false
+	}
+	return true
+}
+
+// squash drops all white space, so that text the terminal wrapped still
+// matches.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// markStarted records, once, that the conversation has begun: the next
+// agent worker resumes it.
+func (r *Runtime) markStarted() {
+	if r.conv == "" || r.marked.Swap(true) {
+		return
+	}
+	if r.env.ConversationStarted != nil {
+		r.env.ConversationStarted()
+	}
 }
 
 // lookupEnv returns key's value in env ("" when absent); the last entry wins.

@@ -23,8 +23,8 @@ var problemLine = regexp.MustCompile(`(?i)\b(error|unable|failed|cannot|can't|no
 // exited reports the CLI's exit once all its output is logged: the
 // activity goes idle, tabs get the exit frame, and (unless Stop ended it)
 // the worker becomes exited.
-func (r *Runtime) exited() {
-	code, sig := r.proc.ExitStatus()
+func (r *Runtime) exited(p *ptyproc.Proc) {
+	code, sig := p.ExitStatus()
 	if err := r.env.Store.DeleteProcess(r.env.Info.ID); err != nil {
 		r.slog.Warn("forget pty-agent process group", "err", err)
 	}

@@ -10,6 +10,11 @@ import (
 // frame for later ones) and to the manager, which broadcasts
 // worker-activity. It is called by New and then only by the goroutine.
 func (r *Runtime) setActivity(a worker.Activity) {
+	if a == worker.ActivityActive && r.entered.Load() {
+		// A turn runs after a prompt went in: the CLI has written the
+		// conversation's session file.
+		r.markStarted()
+	}
 	if r.publishActivity(a) {
 		r.update(func(i *worker.Info) { i.Activity = &a })
 	}

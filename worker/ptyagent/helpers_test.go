@@ -95,6 +95,8 @@ type fixture struct {
 	info   worker.Info
 	sess   worker.Session
 	setIDs []string
+	// started counts ConversationStarted calls.
+	started int
 }
 
 func newFixture(t *testing.T, claudePath string) *fixture {
@@ -125,7 +127,14 @@ func (f *fixture) env(restored bool) worker.Env {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.sess.ClaudeSessionID = &id
+			f.sess.ClaudeSessionStarted = false
 			f.setIDs = append(f.setIDs, id)
+		},
+		ConversationStarted: func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.sess.ClaudeSessionStarted = true
+			f.started++
 		},
 	}
 }

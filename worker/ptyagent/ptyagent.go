@@ -49,11 +49,23 @@ type Runtime struct {
 	kick chan struct{} // output arrived: re-evaluate the activity
 
 	// Set by New before the goroutine starts, read-only after.
-	proc     *ptyproc.Proc // nil when no CLI runs: restored, or failed to start
-	absent   bool          // the claude binary was not found
-	conv     string        // the Claude session id
-	started  time.Time
+	absent   bool   // the claude binary was not found
+	conv     string // the Claude session id
+	path     string // the CLI
+	cliEnv   []string
 	activity atomic.Value // worker.Activity
+
+	// procMu guards proc and started. New sets them; the goroutine may
+	// replace them once, when the CLI refused the conversation flag
+	// (relaunch).
+	procMu  sync.Mutex
+	proc    *ptyproc.Proc // nil when no CLI runs: restored, or failed to start
+	started time.Time
+	// The goroutine's (New's before it starts).
+	resume  bool        // the CLI got --resume, not --session-id
+	retried bool        // the other flag was tried already
+	marked  atomic.Bool // the conversation is recorded as started
+	entered atomic.Bool // a tab pressed Enter in the CLI
 
 	mu         sync.Mutex // guards cols, rows
 	cols, rows int
@@ -121,29 +133,47 @@ func (r *Runtime) start() {
 		r.failAbsent(path, err)
 		return
 	}
-	env := r.childEnv()
-	r.seed(env)
-	args := r.conversationArgs(env)
+	r.path, r.cliEnv = path, r.childEnv()
+	r.seed(r.cliEnv)
+	r.pickConversation()
+	r.marked.Store(r.resume)
+	if err := r.launch(r.cols, r.rows); err != nil {
+		r.failStart(path, err)
+		return
+	}
+	r.update(func(i *worker.Info) { i.Status = worker.StatusRunning })
+	r.wg.Go(r.run)
+}
+
+// launch runs the CLI for the conversation. The caller holds procMu, or
+// is New before the goroutine starts.
+func (r *Runtime) launch(cols, rows int) error {
+	args := r.conversationArgs()
 	p, err := ptyproc.Start(ptyproc.Options{
-		Command:  append([]string{path}, args...),
+		Command:  append([]string{r.path}, args...),
 		Dir:      r.env.Session.Cwd,
-		Env:      env,
-		Cols:     r.cols,
-		Rows:     r.rows,
+		Env:      r.cliEnv,
+		Cols:     cols,
+		Rows:     rows,
 		Log:      r.log,
 		OnOutput: r.onOutput,
 	})
 	if err != nil {
-		r.failStart(path, err)
-		return
+		return err
 	}
 	r.proc, r.started = p, time.Now()
 	if err := r.env.Store.PutProcess(r.env.Info.ID, p.Pid()); err != nil {
 		r.slog.Warn("record pty-agent process group", "err", err)
 	}
 	r.slog.Info("claude started", "args", args, "pid", p.Pid())
-	r.update(func(i *worker.Info) { i.Status = worker.StatusRunning })
-	r.wg.Go(r.run)
+	return nil
+}
+
+// current returns the CLI process, nil when none was started.
+func (r *Runtime) current() *ptyproc.Proc {
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	return r.proc
 }
 
 // onOutput runs on the PTY reader for every chunk: the detector parses it
@@ -164,6 +194,7 @@ func (r *Runtime) run() {
 	t.Stop()
 	defer t.Stop()
 	failed := r.log.Failed()
+	p := r.current()
 	for {
 		select {
 		case <-r.kick:
@@ -172,8 +203,12 @@ func (r *Runtime) run() {
 			r.storeFailed()
 			failed = nil
 			continue
-		case <-r.proc.Done():
-			r.exited()
+		case <-p.Done():
+			if r.relaunch(p) {
+				p = r.current()
+				continue
+			}
+			r.exited(p)
 			return
 		}
 		a, next := r.det.eval()
@@ -207,8 +242,9 @@ func (r *Runtime) restore() {
 func (r *Runtime) Stop(ctx context.Context) error {
 	r.stopOnce.Do(func() {
 		r.stopping.Store(true)
-		if r.proc != nil {
-			_ = r.proc.Stop(ctx)
+		// After stopping is set, relaunch starts no other CLI.
+		if p := r.current(); p != nil {
+			_ = p.Stop(ctx)
 		}
 		r.wg.Wait()
 		r.log.Close()

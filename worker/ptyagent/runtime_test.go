@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
 )
 
@@ -65,25 +64,17 @@ func TestStartNewConversation(t *testing.T) {
 	}
 }
 
-// The conversation continues with --resume when its session file exists,
-// and starts under the same id when no message was ever sent.
+// The conversation continues with --resume when agentdesk's record says
+// it has started, and starts under the same id when no message was ever
+// sent (TestConversationFlag: when the record is wrong).
 func TestConversationIDs(t *testing.T) {
-	for _, withFile := range []bool{true, false} {
-		t.Run(fmt.Sprint("session file ", withFile), func(t *testing.T) {
+	for _, started := range []bool{true, false} {
+		t.Run(fmt.Sprint("started ", started), func(t *testing.T) {
 			f := newFixture(t, writeScript(t, fakeClaude))
 			id := "0195f3c4-1111-7000-8000-000000000001"
-			f.sess.ClaudeSessionID = &id
-			if withFile {
-				path := claude.SessionFilePath(filepath.Join(f.home, ".claude"), f.cwd, id)
-				if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte("{}\n"), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
+			f.sess.ClaudeSessionID, f.sess.ClaudeSessionStarted = &id, started
 			rt := f.start(t, false)
-			flag := map[bool]string{true: "--resume ", false: "--session-id "}[withFile]
+			flag := map[bool]string{true: "--resume ", false: "--session-id "}[started]
 			attach(t, rt, "").Until(t, waitFor, hasText("ARGS: "+flag+id+"\r\n"))
 			if len(f.setIDs) != 0 || rt.ConversationID() != id {
 				t.Fatalf("set %v, runtime %q", f.setIDs, rt.ConversationID())

@@ -54,12 +54,15 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	}
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()
-	if _, err := r.proc.Write([]byte(keystrokes(text))); err != nil {
+	p := r.current()
+	if _, err := p.Write([]byte(keystrokes(text))); err != nil {
 		return fmt.Errorf("send to claude: %w", err)
 	}
-	if _, err := r.proc.Write([]byte(keyEnter)); err != nil {
+	if _, err := p.Write([]byte(keyEnter)); err != nil {
 		return fmt.Errorf("send to claude: %w", err)
 	}
+	// The CLI writes its session file with the first prompt.
+	r.markStarted()
 	return nil
 }
 
@@ -99,7 +102,7 @@ func (r *Runtime) Cancel(ctx context.Context) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	if _, err := r.proc.Write([]byte(keyEscape)); err != nil {
+	if _, err := r.current().Write([]byte(keyEscape)); err != nil {
 		return false, fmt.Errorf("cancel claude: %w", err)
 	}
 	return true, nil

@@ -36,6 +36,9 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	if p != nil {
 		return p, nil
 	}
+	if r.sendCancelled() {
+		return nil, errSendCancelled // no CLI to start for a cancelled message
+	}
 	p, err := r.start(resume)
 	if err != nil && retryOther(err) {
 		// The log and the CLI disagree on whether the conversation exists
@@ -47,6 +50,9 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	if err != nil {
 		if r.isStopped() {
 			return nil, errStopped
+		}
+		if r.sendCancelled() {
+			return nil, errSendCancelled
 		}
 		return nil, r.startFailed(err)
 	}
@@ -116,7 +122,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	r.abortInit = cancel
 	stopped := r.stopped
 	r.mu.Unlock()
-	if stopped {
+	if stopped || r.sendCancelled() {
 		cancel()
 	}
 	_, err = p.Initialize(ictx)
@@ -151,8 +157,20 @@ func closeQuietly(p *claude.Process) {
 	_ = p.Close(ctx)
 }
 
-// startFailed tells the tabs and the manager why the CLI could not start.
-// The worker stays usable: the next user message tries again.
+// errSendCancelled is a Cancel that came before the CLI got the message.
+var errSendCancelled = errors.New("cancelled before claude got the message")
+
+// sendCancelled reports whether Cancel stopped the message on its way.
+func (r *Runtime) sendCancelled() bool {
+	r.cancelMu.Lock()
+	defer r.cancelMu.Unlock()
+	return r.cancelSend
+}
+
+// startFailed tells the tabs and the manager why the CLI could not start,
+// and ends the turn: the message that wanted it stays stored, but no CLI
+// will answer it. The error stays in the worker's record until a start
+// succeeds. The worker stays usable: the next user message tries again.
 func (r *Runtime) startFailed(err error) error {
 	code, msg := "claude_exited", "claude exited at start-up: "+err.Error()
 	var se *startError
@@ -165,7 +183,9 @@ func (r *Runtime) startFailed(err error) error {
 	} else {
 		err = &worker.CodeError{Code: code, Err: errors.New(msg)}
 	}
-	r.publishFrame(errorFrame(code, msg))
+	if perr := r.produce([]entry{{kind: kExit, frame: errorFrame(code, msg)}}); perr != nil {
+		r.log.Debug("start failure after stop", "err", perr)
+	}
 	r.update(func(i *worker.Info) { i.Status, i.Error = worker.StatusError, &msg })
 	return reportedError{fmt.Errorf("start claude: %w", err)}
 }

@@ -177,15 +177,36 @@ func (r *Runtime) denyAll(message string) {
 }
 
 // Cancel interrupts the running turn, first denying pending permission
-// requests. It reports false, and does nothing, when no turn runs.
+// requests. A user message still on its way (its CLI starting) is not sent
+// and the start is abandoned; a turn shown as running with neither a CLI
+// nor a message on its way just ends. It reports false, and does
+// nothing, when no turn runs.
 func (r *Runtime) Cancel(ctx context.Context) (bool, error) {
+	r.cancelMu.Lock()
+	defer r.cancelMu.Unlock()
+	sending := r.sending
+	if sending {
+		r.cancelSend = true
+		r.mu.Lock()
+		if r.abortInit != nil {
+			r.abortInit() // SendUser then ends the turn
+		}
+		r.mu.Unlock()
+	}
 	r.pubMu.Lock()
 	busy := r.inTurn || len(r.pending) > 0
 	r.pubMu.Unlock()
 	r.mu.Lock()
 	p := r.proc
 	r.mu.Unlock()
-	if !busy || p == nil {
+	switch {
+	case busy && p != nil:
+	case sending:
+		return true, nil
+	case busy:
+		r.endTurn()
+		return true, nil
+	default:
 		return false, nil
 	}
 	r.denyAll("The user cancelled this turn")

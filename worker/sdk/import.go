@@ -65,8 +65,8 @@ type importedMarker struct {
 }
 
 // importHistory is the import goroutine of a new worker; it closes
-// imported when done. Failures are logged and shown as an error frame:
-// the worker works without its history.
+// imported when done. Failures are logged and stored as a note in the
+// chat (see importFailed): the worker works without its history.
 func (r *Runtime) importHistory() {
 	defer close(r.imported)
 	start := time.Now()
@@ -74,6 +74,14 @@ func (r *Runtime) importHistory() {
 	path, ok := claude.FindSessionFile(dir, r.env.Session.Cwd, r.conv)
 	if !ok {
 		r.log.Info("no session file to import", "conversation", r.conv, "configDir", dir)
+		r.mu.Lock()
+		started := r.started
+		r.mu.Unlock()
+		if started {
+			// agentdesk's record says a CLI had this conversation: its
+			// file is elsewhere (a wrapper's own config directory).
+			r.importFailed(missingHistory)
+		}
 		return
 	}
 	im := &importer{r: r, ids: make(map[string]struct{})}
@@ -87,7 +95,7 @@ func (r *Runtime) importHistory() {
 	case err != nil:
 		r.log.Error("import session history", "path", path, "err", err)
 		// The detail (a path) stays in the server's log.
-		r.publishFrame(errorFrame("internal", "could not read the earlier conversation from claude's session file"))
+		r.importFailed(unreadableHistory)
 		return
 	}
 	r.log.Info("imported session history", "path", path, "messages", im.count, "hidden", im.hidden,
@@ -161,6 +169,35 @@ func (im *importer) finish() error {
 	id := uuid.Must(uuid.NewV7()).String()
 	msg := mustJSON(importedMarker{Type: "system", Subtype: "agentdesk_imported", Count: im.count, UUID: id, SessionID: im.r.conv})
 	return im.r.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}})
+}
+
+// Notes of a failed import, stored in the chat. They name no path: that
+// is in the server's log.
+const (
+	missingHistory = "The earlier turns of this conversation cannot be shown here: claude's session file " +
+		"for it is not in the config directory agentdesk reads (a --claude wrapper that sets its own " +
+		"CLAUDE_CONFIG_DIR does this). Claude itself may still have them; new turns show as usual."
+	unreadableHistory = "The earlier turns of this conversation could not be read from claude's session " +
+		"file; see the server log. New turns show as usual."
+)
+
+// importFailedNote is the stored system message that says so.
+type importFailedNote struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	Message   string `json:"message"`
+	UUID      string `json:"uuid"`
+	SessionID string `json:"session_id"`
+}
+
+// importFailed stores (and shows) why the earlier conversation is not in
+// the chat, so that the reason survives a reload.
+func (r *Runtime) importFailed(text string) {
+	id := uuid.Must(uuid.NewV7()).String()
+	msg := mustJSON(importFailedNote{Type: "system", Subtype: "agentdesk_import_failed", Message: text, UUID: id, SessionID: r.conv})
+	if err := r.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}}); err != nil {
+		r.log.Debug("import note after stop", "err", err)
+	}
 }
 
 // source names where an entry was typed: the terminal UI or a chat.

@@ -1,12 +1,14 @@
 package sdk
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -27,6 +29,7 @@ func TestMissingBinary(t *testing.T) {
 	if info.Error == nil || *info.Error != ef.Text {
 		t.Errorf("worker error %v, want the frame's message", info.Error)
 	}
+	turnEnded(t, h, a)
 	if _, err := h.rt.HandleClient(t.Context(), []byte(`{"type":"user-message","content":"again"}`)); err != nil {
 		t.Errorf("HandleClient after an error already shown: %v", err)
 	}
@@ -59,6 +62,7 @@ func TestExitAtStart(t *testing.T) {
 	h.waitInfo(func(i worker.Info) bool {
 		return i.Status == worker.StatusError && i.Error != nil && strings.Contains(*i.Error, "code 3")
 	})
+	turnEnded(t, h, a)
 	os.Remove(h.flag())
 	send(t, h, "retry")
 	a.until(isResult)
@@ -66,6 +70,80 @@ func TestExitAtStart(t *testing.T) {
 	args := h.args()
 	if len(args) != 2 || !strings.Contains(args[1], "--session-id "+h.conv) {
 		t.Errorf("CLI args %q: a conversation that never ran starts with --session-id", args)
+	}
+}
+
+// turnEnded checks that a failed start ended the turn: the tabs and the
+// manager see idle, Cancel has nothing to do, and the error stays in the
+// worker's record for tabs opened later.
+func turnEnded(t *testing.T, h *harness, a *reader) {
+	t.Helper()
+	a.until(func(f frame) bool { return f.Type == "activity" && f.State == "idle" })
+	h.waitInfo(func(i worker.Info) bool { return i.Activity != nil && *i.Activity == worker.ActivityIdle })
+	if ok, err := h.rt.Cancel(t.Context()); ok || err != nil {
+		t.Errorf("Cancel after a failed start: %v, %v; want nothing to cancel", ok, err)
+	}
+	if n := len(attach(t, h.rt, "").frames); n == 0 {
+		t.Error("no replay")
+	}
+	if info := h.waitInfo(func(worker.Info) bool { return true }); info.Status != worker.StatusError || info.Error == nil {
+		t.Errorf("worker %+v: the error is not kept", info)
+	}
+}
+
+// TestCancelWhileStarting: Cancel while the CLI starts (this one never
+// answers initialize) abandons the start and ends the turn without an
+// error; the message stays stored and is not sent, and the next message
+// starts the CLI again.
+func TestCancelWhileStarting(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "claude")
+	hang := "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"$FAKE_ARGS_LOG\"\nexec cat >/dev/null\n"
+	if err := os.WriteFile(path, []byte(hang), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, harnessOptions{path: path})
+	a := attach(t, h.rt, "")
+	done := make(chan error, 1)
+	go func() { done <- h.rt.SendUser(context.Background(), "hello") }()
+	a.until(func(f frame) bool { return f.Type == "activity" && f.State == "active" })
+	deadline := time.Now().Add(waitFor)
+	for h.args()[0] == "" { // the CLI runs and waits
+		if time.Now().After(deadline) {
+			t.Fatal("the CLI never started")
+		}
+		time.Sleep(5 * time.Millisecond) // polling interval
+	}
+	if ok, err := h.rt.Cancel(t.Context()); !ok || err != nil {
+		t.Fatalf("Cancel while the CLI starts: %v, %v", ok, err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("SendUser after Cancel: %v", err)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("SendUser still waits for the CLI after Cancel")
+	}
+	a.until(func(f frame) bool { return f.Type == "activity" && f.State == "idle" })
+	if info := h.waitInfo(func(i worker.Info) bool { return i.Activity != nil && *i.Activity == worker.ActivityIdle }); info.Status != worker.StatusRunning || info.Error != nil {
+		t.Errorf("worker after a cancelled start: %+v", info)
+	}
+	if msgs := storedFrames(t, h.store); len(msgs) != 1 {
+		t.Errorf("log has %d messages, want the user message", len(msgs))
+	}
+
+	// A working CLI at the same path: the next message starts it.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(fakeBin, path); err != nil {
+		t.Fatal(err)
+	}
+	send(t, h, "again")
+	res := a.until(isResult)
+	if !strings.Contains(string(res.raw), "Echo: again") {
+		t.Errorf("result %s", res.raw)
 	}
 }
 

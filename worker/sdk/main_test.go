@@ -58,16 +58,20 @@ type harness struct {
 	env   worker.Env
 	rt    *Runtime
 	dir   string // scratch: wrapper script, args log
+	// dbPath is the store's file when the harness opened it.
+	dbPath string
 
 	mu      sync.Mutex
 	info    worker.Info
 	conv    string
+	started int // ConversationStarted calls
 	updated chan struct{}
 }
 
 type harnessOptions struct {
 	store    *persist.Store // shared store (restart tests); nil: a new one
 	conv     string         // the session's claudeSessionId
+	started  bool           // the session's claudeSessionStarted
 	restored bool
 	path     string        // the CLI; "" means the wrapper around fakeclaude
 	env      []string      // extra child environment (FAKECLAUDE_*)
@@ -81,7 +85,8 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	h := &harness{t: t, dir: t.TempDir(), updated: make(chan struct{}, 1)}
 	h.store = o.store
 	if h.store == nil {
-		st, err := persist.Open(filepath.Join(t.TempDir(), "agentdesk.db"), nil)
+		h.dbPath = filepath.Join(t.TempDir(), "agentdesk.db")
+		st, err := persist.Open(h.dbPath, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,6 +112,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	}
 	if o.conv != "" {
 		sess.ClaudeSessionID = &o.conv
+		sess.ClaudeSessionStarted = o.started
 	}
 	h.env = worker.Env{
 		Info: h.info, Session: sess, Store: h.store, Restored: o.restored,
@@ -114,8 +120,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 			ClaudePath: path,
 			ChildEnv:   append(base, append([]string{"FAKE_ARGS_LOG=" + h.argsLog(), "FAKE_FLAG=" + h.flag()}, o.env...)...),
 		},
-		Update:           h.update,
-		SetClaudeSession: func(id string) { h.mu.Lock(); h.conv = id; h.mu.Unlock() },
+		Update:              h.update,
+		SetClaudeSession:    func(id string) { h.mu.Lock(); h.conv = id; h.mu.Unlock() },
+		ConversationStarted: func() { h.mu.Lock(); h.started++; h.mu.Unlock() },
 	}
 	rt, err := New(t.Context(), h.env)
 	if err != nil {

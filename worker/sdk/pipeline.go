@@ -26,7 +26,7 @@ const (
 	kStream               // a stream_event: published and kept for the turn
 	kAsk                  // a permission request: published and kept pending
 	kResolved             // a permission answered: its pending request goes
-	kExit                 // the CLI exited: the turn and pending requests end
+	kExit                 // the CLI exited or never ran: the turn and pending requests end
 	kFrame                // any other frame (errors): published only
 )
 
@@ -50,10 +50,16 @@ type entry struct {
 }
 
 // batch is what the publisher receives: entries in order and, when some
-// are stored, the channel that reports their commit.
+// are stored, the channel that reports their commit, the seq of the first
+// and the numbering epoch (see rollback.go).
 type batch struct {
 	entries []entry
 	commit  <-chan error
+	first   uint64
+	epoch   uint64
+	// ack, when set, receives the commit's result (nil when nothing is
+	// stored) once the batch is published: produceCommitted waits on it.
+	ack chan<- error
 }
 
 // queueLen bounds the batches between producers and the publisher. When it
@@ -66,16 +72,38 @@ var errStopped = fmt.Errorf("sdk worker stopped: %w", worker.ErrNotRunning)
 // produce numbers, stores and queues entries, in order. It blocks only
 // while the store's or the publisher's queue is full.
 func (r *Runtime) produce(es []entry) error {
+	return r.produceAck(es, nil)
+}
+
+// produceCommitted is produce that waits until the stored entries are
+// committed and published (the echo to the tabs), and returns the
+// commit's error: what it returns nil for is on disk.
+func (r *Runtime) produceCommitted(es []entry) error {
+	ack := make(chan error, 1)
+	if err := r.produceAck(es, ack); err != nil {
+		return err
+	}
+	// The publisher answers every batch it was given, also while the
+	// runtime stops: Stop closes the queue and the publisher drains it.
+	return <-ack
+}
+
+func (r *Runtime) produceAck(es []entry, ack chan<- error) error {
 	r.seqMu.Lock()
 	defer r.seqMu.Unlock()
 	if r.qClosed {
 		return errStopped
 	}
+	r.applyRollback()
+	b := batch{entries: es, epoch: r.epoch, ack: ack}
 	var msgs []persist.Message
 	for i := range es {
 		e := &es[i]
 		if e.kind == kStored {
 			r.seq++
+			if b.first == 0 {
+				b.first = r.seq
+			}
 			e.seq = r.seq
 			e.frame = sdkFrame(e.seq, e.msg, e.html)
 			msgs = append(msgs, persist.Message{Seq: e.seq, UUID: e.uuid, Data: e.frame})
@@ -83,7 +111,6 @@ func (r *Runtime) produce(es []entry) error {
 			e.frame = sdkFrame(r.seq, e.msg, nil)
 		}
 	}
-	b := batch{entries: es}
 	if len(msgs) > 0 {
 		b.commit = r.store.AppendMessages(r.wid, msgs)
 	}
@@ -95,10 +122,13 @@ func (r *Runtime) produce(es []entry) error {
 // drained.
 func (r *Runtime) publish() {
 	for b := range r.queue {
+		var err error
 		if b.commit != nil {
-			if err := <-b.commit; err != nil {
+			if err = <-b.commit; err != nil {
+				err = r.commitFailed(&b, err)
 				r.log.Error("store sdk messages", "err", err)
-				b.entries = dropStored(b.entries, err)
+				// A producer that waits reports the failure itself.
+				b.entries = dropStored(b.entries, err, b.ack == nil)
 			}
 		}
 		r.pubMu.Lock()
@@ -112,14 +142,17 @@ func (r *Runtime) publish() {
 		if changed {
 			r.activityChanged()
 		}
+		if b.ack != nil {
+			b.ack <- err
+		}
 	}
 }
 
 // dropStored replaces the stored entries of a batch whose commit failed by
-// one error frame: what is not on disk is never sent.
-func dropStored(es []entry, err error) []entry {
+// one error frame (none unless report): what is not on disk is never sent.
+func dropStored(es []entry, err error, report bool) []entry {
 	out := es[:0]
-	reported := false
+	reported := !report
 	for _, e := range es {
 		if e.kind != kStored {
 			out = append(out, e)
@@ -173,7 +206,9 @@ func (r *Runtime) applyLocked(e *entry) bool {
 		r.pending, r.turn, r.inTurn = nil, nil, false
 	}
 	r.cursor = cursor
-	r.hub.Publish(cursor, hub.Frame{Data: e.frame})
+	if e.frame != nil {
+		r.hub.Publish(cursor, hub.Frame{Data: e.frame})
+	}
 	return r.refreshActivityLocked()
 }
 
@@ -201,13 +236,5 @@ func (r *Runtime) removePendingLocked(p *permission) {
 			r.pending = append(r.pending[:i:i], r.pending[i+1:]...)
 			return
 		}
-	}
-}
-
-// publishFrame sends a frame (an error) through the pipeline, in order
-// with everything produced before it.
-func (r *Runtime) publishFrame(frame []byte) {
-	if err := r.produce([]entry{{kind: kFrame, frame: frame}}); err != nil {
-		r.log.Debug("frame after stop", "frame", string(frame))
 	}
 }

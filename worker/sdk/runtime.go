@@ -53,12 +53,26 @@ type Runtime struct {
 	resume    bool // the conversation exists: start with --resume
 	stopped   bool
 	abortInit context.CancelFunc // cancels an Initialize in flight
+	started   bool               // the conversation is recorded as started
 
-	seqMu   sync.Mutex // guards seq, queue sends and qClosed (see produce)
+	// cancelMu orders Cancel against the write of a user message to the
+	// CLI: a Cancel that comes first keeps the message from the CLI, one
+	// that comes after interrupts the turn it began.
+	cancelMu   sync.Mutex
+	sending    bool // a stored user message is on its way to the CLI
+	cancelSend bool // Cancel came while sending: do not send it
+
+	seqMu   sync.Mutex // guards seq, epoch, queue sends and qClosed (see produce)
 	seq     uint64
+	epoch   uint64 // numbering epoch, see rollback.go
 	queue   chan batch
 	qClosed bool
 	seen    *recentIDs // uuids lately stored, see stored
+
+	rbMu     sync.Mutex // guards rb
+	rb       *rollback  // set by the publisher, applied by produce
+	pubEpoch uint64     // the publisher's: batches of older epochs had to fail
+	rbErr    error      // the publisher's: why the last rollback happened
 
 	// pubMu guards the hub's publishing and what Attach snapshots with its
 	// subscription: every Publish happens under it.
@@ -130,6 +144,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		// The session already carries a conversation (this worker's, or
 		// one another agent worker drove): continue it.
 		r.conv, r.resume = *id, true
+		r.started = env.Session.ClaudeSessionStarted
 	} else {
 		r.conv = uuid.Must(uuid.NewV7()).String()
 		if env.SetClaudeSession != nil {

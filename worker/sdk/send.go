@@ -16,13 +16,20 @@ import (
 // MaxUserMessage is the largest user message SendUser accepts, in bytes.
 const MaxUserMessage = 256 << 10
 
-// SendUser stores and publishes a user message (every tab shows it at
+// SendUser stores a user message, publishes it (every tab shows it at
 // once), starts the CLI if it is not running, and writes the message to
-// it. The turn runs (or queues behind the running one) after SendUser
-// returns. Empty or oversized content is an error wrapping
-// worker.ErrInvalid; a missing CLI one wrapping worker.ErrClaudeAbsent.
-// ctx is not used to bound the CLI, which outlives the call; it bounds
-// the wait for a history import still running (import.go).
+// it. The message is committed before anything else happens, so a nil
+// return, the echo in the tabs and the CLI's copy all mean it is on disk;
+// a failed commit (a full disk) is returned and nothing is sent. The turn
+// runs (or queues behind the running one) after SendUser returns. A CLI
+// that cannot start ends the turn and is reported to the tabs and in the
+// worker's status; the next message starts it again. A Cancel before the
+// message reached the CLI ends the turn without sending it: SendUser then
+// returns nil, since the message is stored. Empty or oversized content is
+// an error wrapping worker.ErrInvalid; a missing CLI one wrapping
+// worker.ErrClaudeAbsent. ctx is not used to bound the CLI, which
+// outlives the call; it bounds the wait for a history import still
+// running (import.go).
 func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	if strings.TrimSpace(content) == "" {
 		return fmt.Errorf("content is empty: %w", worker.ErrInvalid)
@@ -48,16 +55,30 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	if r.isStopped() {
 		return errStopped
 	}
+	// From here a Cancel stops this message before the CLI gets it.
+	r.setSending(true)
+	defer r.setSending(false)
 	id := uuid.Must(uuid.NewV7()).String()
 	msg := userMessage(content, id, r.conv, time.Now())
-	if err := r.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "user"}}); err != nil {
-		return err
+	if err := r.produceCommitted([]entry{{kind: kStored, msg: msg, uuid: id, typ: "user"}}); err != nil {
+		return fmt.Errorf("store user message: %w", err)
 	}
+	err := r.deliver(content)
+	if errors.Is(err, errSendCancelled) {
+		r.endTurn()
+		return nil
+	}
+	return err
+}
+
+// deliver writes a stored user message to the CLI, starting it first when
+// none runs.
+func (r *Runtime) deliver(content string) error {
 	p, err := r.ensureProcess()
 	if err != nil {
 		return err
 	}
-	err = p.SendUser(content)
+	err = r.write(p, content)
 	if errors.Is(err, claude.ErrExited) {
 		// The CLI died since its last line: its reader reports the exit;
 		// this message goes to a resumed one.
@@ -65,12 +86,45 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 		if p, err = r.ensureProcess(); err != nil {
 			return err
 		}
-		err = p.SendUser(content)
+		err = r.write(p, content)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errSendCancelled) {
 		return fmt.Errorf("send to claude: %w", err)
 	}
+	if err == nil {
+		r.markStarted()
+	}
+	return err
+}
+
+// write hands the message to the CLI unless Cancel came first; see
+// cancelMu.
+func (r *Runtime) write(p *claude.Process, content string) error {
+	r.cancelMu.Lock()
+	defer r.cancelMu.Unlock()
+	if r.cancelSend {
+		return errSendCancelled
+	}
+	if err := p.SendUser(content); err != nil {
+		return err
+	}
+	r.sending = false // from now on Cancel interrupts the turn
 	return nil
+}
+
+// setSending marks a stored message on its way to the CLI (Cancel then
+// stops it there), or the end of that.
+func (r *Runtime) setSending(on bool) {
+	r.cancelMu.Lock()
+	r.sending, r.cancelSend = on, false
+	r.cancelMu.Unlock()
+}
+
+// endTurn ends a turn the CLI never ran: the activity goes back to idle.
+func (r *Runtime) endTurn() {
+	if err := r.produce([]entry{{kind: kExit}}); err != nil {
+		r.log.Debug("end turn after stop", "err", err)
+	}
 }
 
 // forget waits (bounded) for a dead CLI to be reaped and drops it, so that
@@ -85,4 +139,16 @@ func (r *Runtime) forget(p *claude.Process) {
 		r.proc = nil
 	}
 	r.mu.Unlock()
+}
+
+// markStarted records, once, that the conversation has begun: the CLI got
+// a message of it, so later agent workers resume it.
+func (r *Runtime) markStarted() {
+	r.mu.Lock()
+	done := r.started
+	r.started = true
+	r.mu.Unlock()
+	if !done && r.env.ConversationStarted != nil {
+		r.env.ConversationStarted()
+	}
 }

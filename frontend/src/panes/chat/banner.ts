@@ -33,4 +33,9 @@ export class Banner {
   hide(): void {
     this.el.hidden = true;
   }
+
+  /** Whether the banner is up with this message. */
+  shows(message: string): boolean {
+    return !this.el.hidden && this.text.textContent === message;
+  }
 }

@@ -46,6 +46,8 @@ export class ChatPane implements Pane {
   private readonly slices = new NextTask(() => this.flush());
   private sweepOnActivity = false;
   private socketState: SocketState = 'connecting';
+  /** The worker's stored error the banner was last given, if any. */
+  private statusError: string | null = null;
 
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
@@ -144,6 +146,12 @@ export class ChatPane implements Pane {
     this.composer.setReadOnly(w.status === 'stopped'
       ? 'This chat no longer drives the conversation — use Back to chat / Open in terminal'
       : null);
+    // The worker keeps its error (a CLI that could not start) until a
+    // start succeeds: a tab opened later shows it too.
+    const err = w.status === 'error' ? w.error : null;
+    if (err !== null && err !== this.statusError && !this.banner.shows(err)) this.banner.show('worker_error', err);
+    else if (err === null && this.statusError !== null && this.banner.shows(this.statusError)) this.banner.hide();
+    this.statusError = err;
   }
 
   private opened(): void {

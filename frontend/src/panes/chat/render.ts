@@ -162,3 +162,9 @@ export function renderImported(count: number): HTMLElement {
   const text = `${formatInt(count)} earlier message${count === 1 ? '' : 's'} from this conversation`;
   return h('div', { class: 'chat-msg chat-imported', role: 'separator', 'aria-label': text }, h('span', null, text));
 }
+
+/** Why the history a new chat worker should have imported is missing (system/agentdesk_import_failed). */
+export function renderImportFailed(text: string): HTMLElement {
+  return h('div', { class: 'chat-msg chat-warn chat-import-failed', role: 'note' },
+    text !== '' ? text : 'The earlier turns of this conversation could not be shown.');
+}

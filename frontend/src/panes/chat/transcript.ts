@@ -11,7 +11,7 @@ import { blocksOf, isObject, num, str, type Block, type CliMessage } from './pro
 import { WorkQueue } from './queue';
 import {
   note, renderApiError, renderConfigDenied, renderInit, renderResult, renderRetry, renderText,
-  renderThinking, renderUserText, markFromTerminal, renderImported,
+  renderThinking, renderUserText, markFromTerminal, renderImported, renderImportFailed,
 } from './render';
 import { ToolCard } from './tool-card';
 
@@ -257,6 +257,9 @@ export class Transcript {
         break;
       case 'agentdesk_imported':
         el = renderImported(num(m, 'count') ?? 0);
+        break;
+      case 'agentdesk_import_failed':
+        el = renderImportFailed(str(m, 'message'));
         break;
       case 'compact_boundary':
         el = note('Conversation compacted', 'chat-compact');
