@@ -126,6 +126,7 @@ func (r *Runtime) start() {
 		Command:  append([]string{path}, args...),
 		Dir:      r.env.Session.Cwd,
 		Env:      env,
+		Marker:   r.env.Marker,
 		Cols:     r.cols,
 		Rows:     r.rows,
 		Log:      r.log,
@@ -136,8 +137,8 @@ func (r *Runtime) start() {
 		return
 	}
 	r.proc, r.started = p, time.Now()
-	if err := r.env.Store.PutProcess(r.env.Info.ID, p.Pid()); err != nil {
-		r.slog.Warn("record pty-agent process group", "err", err)
+	if err := r.env.RecordProcess(p.Ident()); err != nil {
+		r.slog.Warn("record pty-agent process", "err", err)
 	}
 	r.slog.Info("claude started", "args", args, "pid", p.Pid())
 	r.update(func(i *worker.Info) { i.Status = worker.StatusRunning })

@@ -50,17 +50,11 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 		}
 		return nil, r.startFailed(err)
 	}
-	// Recorded before the reader runs (its exit deletes the record), so
-	// that the next start ends the group (tools the CLI ran) if the server
-	// dies without stopping it.
-	if err := r.store.PutProcess(r.wid, p.Pid()); err != nil {
-		r.log.Warn("record claude process group", "err", err)
-	}
 	r.mu.Lock()
 	if r.stopped {
 		r.mu.Unlock()
 		closeQuietly(p)
-		_ = r.store.DeleteProcess(r.wid)
+		r.forgetProcess()
 		return nil, errStopped
 	}
 	r.proc, r.resume = p, true
@@ -101,6 +95,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 		Path:           r.env.Config.ClaudePath,
 		Dir:            r.env.Session.Cwd,
 		Env:            r.childEnv(),
+		Marker:         r.env.Marker,
 		SessionID:      r.conv,
 		Resume:         resume,
 		Model:          r.env.Info.Model,
@@ -110,6 +105,12 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	p, err := claude.Start(r.ctx, opts)
 	if err != nil {
 		return nil, err
+	}
+	// Recorded at once, before initialize (which can take seconds) and
+	// before the reader runs (its exit deletes the record), so that the
+	// next start ends the CLI and its tools if the server dies meanwhile.
+	if err := r.env.RecordProcess(p.Ident()); err != nil {
+		r.log.Warn("record claude process", "err", err)
 	}
 	ictx, cancel := context.WithTimeout(r.ctx, initTimeout)
 	r.mu.Lock()
@@ -126,6 +127,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	cancel()
 	if err != nil {
 		closeQuietly(p)
+		r.forgetProcess()
 		return nil, &startError{err: fmt.Errorf("initialize claude: %w", err), stderr: p.Stderr()}
 	}
 	return p, nil
@@ -143,6 +145,13 @@ func (r *Runtime) childEnv() []string {
 		extra = append(extra, "CLAUDE_CONFIG_DIR="+d)
 	}
 	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
+}
+
+// forgetProcess deletes the record of a CLI that is gone.
+func (r *Runtime) forgetProcess() {
+	if err := r.store.DeleteProcess(r.wid); err != nil {
+		r.log.Warn("forget claude process", "err", err)
+	}
 }
 
 func closeQuietly(p *claude.Process) {
@@ -187,9 +196,7 @@ func (r *Runtime) exited(p *claude.Process) {
 	code, sig := p.ExitStatus()
 	closeQuietly(p) // reaps the driver's goroutines
 	// Before r.proc is cleared: no newer process has a record to lose yet.
-	if err := r.store.DeleteProcess(r.wid); err != nil {
-		r.log.Warn("forget claude process group", "err", err)
-	}
+	r.forgetProcess()
 	r.mu.Lock()
 	if r.proc == p {
 		r.proc = nil
