@@ -96,8 +96,22 @@ func TestCrashEndsEscapedDescendants(t *testing.T) {
 	ps := waitSleeps(t, s, 2)
 	s.kill()
 	s = startServerWith(t, data, cli)
-	checkGone(t, 0, ps)
+	checkEnded(t, "after the next start", ps)
 	s.stop()
+}
+
+// checkEnded fails when one of ps still runs (after a short wait for it
+// to go), killing the survivors.
+func checkEnded(t *testing.T, when string, ps []procInfo) {
+	t.Helper()
+	if left := survivors(ps); len(left) > 0 {
+		killAll(left)
+		var names []string
+		for _, p := range left {
+			names = append(names, p.comm+"/"+itoa(p.pid))
+		}
+		t.Fatalf("still running %s: %s", when, strings.Join(names, ", "))
+	}
 }
 
 // TestDeleteEndsEscapedDescendants: deleting a worker, or its session, ends
@@ -108,11 +122,11 @@ func TestDeleteEndsEscapedDescendants(t *testing.T) {
 	addTerminal(s, &w)
 	ps := waitSleeps(t, s, 1)
 	s.mustJSON("DELETE", "/api"+w.termPath(), "", 204, nil)
-	checkGone(t, 0, ps)
+	checkEnded(t, "after DELETE of the terminal", ps)
 	turn(t, s, w)
 	ps = waitSleeps(t, s, 1)
 	s.mustJSON("DELETE", "/api/sessions/"+w.session, "", 204, nil)
-	checkGone(t, 1, ps)
+	checkEnded(t, "after DELETE of the session", ps)
 	s.stop()
 }
 
@@ -143,6 +157,6 @@ func TestCrashDuringCLIStartup(t *testing.T) {
 	s.kill()
 	<-posted
 	s = startServerWith(t, data, cli)
-	checkGone(t, 0, ps)
+	checkEnded(t, "after the next start", ps)
 	s.stop()
 }
