@@ -54,7 +54,7 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	if r.stopped {
 		r.mu.Unlock()
 		closeQuietly(p)
-		r.forgetProcess()
+		r.forgetProcess(p)
 		return nil, errStopped
 	}
 	r.proc, r.resume = p, true
@@ -109,9 +109,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	// Recorded at once, before initialize (which can take seconds) and
 	// before the reader runs (its exit deletes the record), so that the
 	// next start ends the CLI and its tools if the server dies meanwhile.
-	if err := r.env.RecordProcess(p.Ident()); err != nil {
-		r.log.Warn("record claude process", "err", err)
-	}
+	r.recordProcess(p)
 	ictx, cancel := context.WithTimeout(r.ctx, initTimeout)
 	r.mu.Lock()
 	r.abortInit = cancel
@@ -127,7 +125,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	cancel()
 	if err != nil {
 		closeQuietly(p)
-		r.forgetProcess()
+		r.forgetProcess(p)
 		return nil, &startError{err: fmt.Errorf("initialize claude: %w", err), stderr: p.Stderr()}
 	}
 	return p, nil
@@ -147,8 +145,26 @@ func (r *Runtime) childEnv() []string {
 	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
 }
 
-// forgetProcess deletes the record of a CLI that is gone.
-func (r *Runtime) forgetProcess() {
+// recordProcess stores p's identity as the worker's process record.
+func (r *Runtime) recordProcess(p *claude.Process) {
+	r.recMu.Lock()
+	defer r.recMu.Unlock()
+	r.recorded = p
+	if err := r.env.RecordProcess(p.Ident()); err != nil {
+		r.log.Warn("record claude process", "err", err)
+	}
+}
+
+// forgetProcess deletes the record of p, a CLI that is gone, unless a newer
+// CLI's record replaced it: a dead CLI's reader may finish after the next
+// CLI started (SendUser starts one as soon as a write fails).
+func (r *Runtime) forgetProcess(p *claude.Process) {
+	r.recMu.Lock()
+	defer r.recMu.Unlock()
+	if r.recorded != p {
+		return
+	}
+	r.recorded = nil
 	if err := r.store.DeleteProcess(r.wid); err != nil {
 		r.log.Warn("forget claude process", "err", err)
 	}
@@ -195,8 +211,7 @@ func (r *Runtime) exited(p *claude.Process) {
 	<-p.Done()
 	code, sig := p.ExitStatus()
 	closeQuietly(p) // reaps the driver's goroutines
-	// Before r.proc is cleared: no newer process has a record to lose yet.
-	r.forgetProcess()
+	r.forgetProcess(p)
 	r.mu.Lock()
 	if r.proc == p {
 		r.proc = nil

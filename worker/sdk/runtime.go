@@ -54,6 +54,11 @@ type Runtime struct {
 	stopped   bool
 	abortInit context.CancelFunc // cancels an Initialize in flight
 
+	// recMu serializes the process record's writes; recorded is the CLI
+	// whose record is stored.
+	recMu    sync.Mutex
+	recorded *claude.Process
+
 	seqMu   sync.Mutex // guards seq, queue sends and qClosed (see produce)
 	seq     uint64
 	queue   chan batch
