@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // config is the command line and environment of API.md "Running".
@@ -123,12 +125,4 @@ func loadToken(c config) (string, error) {
 
 // childEnv is the environment children inherit: the server's own, minus
 // agentdesk's settings (the token above all).
-func childEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "AGENTDESK_") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
+func childEnv() []string { return childproc.Env(os.Environ(), "") }

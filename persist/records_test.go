@@ -98,7 +98,7 @@ func fillWorker(t *testing.T, s *Store, sid, id string) {
 	must(t, s.PutWorker(sid, id, []byte(id)))
 	mustWait(t, s.AppendMessages(id, msgs(1, 5)))
 	mustWait(t, s.AppendOutput(id, 0, []byte("output of "+id)))
-	must(t, s.PutProcess(id, 100))
+	must(t, s.PutProcess(id, Process{Pid: 100}))
 }
 
 // checkWorkerData reports whether id still has messages, output or a process.

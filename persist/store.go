@@ -6,8 +6,9 @@
 //     uuid→sequence index so "after uuid X" is one Get and one Seek;
 //   - PTY output per worker, addressed by absolute byte offset and bounded by
 //     a size cap (the oldest chunks are dropped, offsets are never reused);
-//   - the process groups the server started, so a start after a crash can end
-//     leftovers.
+//   - the processes the server started, with what identifies them (start
+//     time, environment marker), and the runs that started them, so a start
+//     after a crash can end leftovers and nothing else.
 //
 // All writes go through one writer goroutine that commits everything queued
 // in one bbolt transaction (group commit): one fsync serves many writes.
@@ -23,7 +24,9 @@
 //	output     worker id → {"m": start|end|size (big-endian u64 each),
 //	                        "c": {chunk start offset (big-endian u64) → bytes},
 //	                        "r": offsets reserved for live output (big-endian u64)}
-//	processes  worker id → pgid (big-endian u64)
+//	processes  worker id → JSON {"pid","start","marker"} (older files: pgid,
+//	           big-endian u64)
+//	runs       run id → nil (created on first use)
 package persist
 
 import (

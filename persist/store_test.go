@@ -16,7 +16,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 	must(t, s.PutWorker("s1", "w1", []byte(`{"kind":"sdk"}`)))
 	mustWait(t, s.AppendMessages("w1", msgs(1, 3)))
 	mustWait(t, s.AppendOutput("w1", 0, []byte("hello")))
-	must(t, s.PutProcess("w1", 4242))
+	must(t, s.PutProcess("w1", Process{Pid: 4242}))
 	must(t, s.Close())
 
 	s = openStore(t, path, nil)
@@ -36,7 +36,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 	if data, off, _ := s.ReadOutput("w1", 0, 100); string(data) != "hello" || off != 0 {
 		t.Errorf("output = %q at %d", data, off)
 	}
-	if procs, _ := s.Processes(); procs["w1"] != 4242 {
+	if procs, _ := s.Processes(); procs["w1"].Pid != 4242 {
 		t.Errorf("processes = %v", procs)
 	}
 }
@@ -109,7 +109,7 @@ func TestClosedStore(t *testing.T) {
 		"DeleteSession":  func() error { return s.DeleteSession("s") },
 		"PutWorker":      func() error { return s.PutWorker("s", "w", nil) },
 		"DeleteWorker":   func() error { return s.DeleteWorker("s", "w") },
-		"PutProcess":     func() error { return s.PutProcess("w", 1) },
+		"PutProcess":     func() error { return s.PutProcess("w", Process{Pid: 1}) },
 		"DeleteProcess":  func() error { return s.DeleteProcess("w") },
 		"AppendMessages": func() error { return wait(t, s.AppendMessages("w", msgs(1, 1))) },
 		"AppendOutput":   func() error { return wait(t, s.AppendOutput("w", 0, []byte("x"))) },
@@ -123,6 +123,9 @@ func TestClosedStore(t *testing.T) {
 		"OutputRange":    func() error { _, _, err := s.OutputRange("w"); return err },
 		"ReadOutput":     func() error { _, _, err := s.ReadOutput("w", 0, 1); return err },
 		"Processes":      func() error { _, err := s.Processes(); return err },
+		"PutRun":         func() error { return s.PutRun("r") },
+		"DeleteRun":      func() error { return s.DeleteRun("r") },
+		"Runs":           func() error { _, err := s.Runs(); return err },
 	}
 	for name, call := range calls {
 		t.Run(name, func(t *testing.T) {

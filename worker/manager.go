@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/worker/childproc"
 	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
@@ -29,6 +30,9 @@ type Manager struct {
 	factories map[Kind]Factory
 	killGroup func(pgid int)
 	now       func() time.Time
+	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
+	// so that they can be found wherever they moved.
+	run string
 
 	mu       sync.Mutex
 	sessions map[string]*sessionState
@@ -66,9 +70,10 @@ type Options struct {
 	Config    Config
 	Log       *slog.Logger
 	Factories map[Kind]Factory
-	// KillGroup ends what is left of a recorded process group after a crash;
-	// nil sends SIGKILL to the group. PTY children need more than that
-	// (a shell's background jobs live in groups of their own).
+	// KillGroup ends what is left of a recorded process group after a crash,
+	// once the group's leader is verified to be the process recorded; nil
+	// sends SIGKILL to the group. PTY children need more than that (a
+	// shell's background jobs live in groups of their own).
 	KillGroup func(pgid int)
 }
 
@@ -90,6 +95,7 @@ func NewManager(o Options) *Manager {
 		log:       log,
 		factories: o.Factories,
 		now:       func() time.Time { return time.Now().UTC() },
+		run:       childproc.NewRun(),
 		sessions:  make(map[string]*sessionState),
 		events:    hub.New(0),
 	}
@@ -98,10 +104,13 @@ func NewManager(o Options) *Manager {
 // Supports reports whether workers of kind k can be created.
 func (m *Manager) Supports(k Kind) bool { _, ok := m.factories[k]; return ok }
 
-// Load ends the process groups a previous run left behind, then restores
-// every stored session and worker and builds their runtimes.
+// Load ends the processes a previous run left behind, records this run,
+// then restores every stored session and worker and builds their runtimes.
 func (m *Manager) Load(ctx context.Context) error {
 	m.killLeftovers()
+	if err := m.store.PutRun(m.run); err != nil {
+		m.log.Error("record run: a crash would leave its children running", "err", err)
+	}
 	recs, err := m.store.Sessions()
 	if err != nil {
 		return fmt.Errorf("load sessions: %w", err)
@@ -152,25 +161,6 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 	return nil
 }
 
-// killLeftovers ends the process groups recorded by a run that did not
-// shut down cleanly (a crash or SIGKILL), so no child outlives it.
-func (m *Manager) killLeftovers() {
-	procs, err := m.store.Processes()
-	if err != nil {
-		m.log.Error("read process records", "err", err)
-		return
-	}
-	for wid, pgid := range procs {
-		if pgid > 1 {
-			m.killGroup(pgid)
-			m.log.Info("ended leftover process group", "worker", wid, "pgid", pgid)
-		}
-		if err := m.store.DeleteProcess(wid); err != nil {
-			m.log.Error("forget process record", "worker", wid, "err", err)
-		}
-	}
-}
-
 // Close stops every runtime and waits for them.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
@@ -186,6 +176,10 @@ func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Unlock()
 	m.wg.Wait()
 	errs := stopAll(ctx, rts)
+	m.endMarked(ctx, childproc.Runs(m.run))
+	if err := m.store.DeleteRun(m.run); err != nil {
+		m.log.Error("forget run", "err", err)
+	}
 	m.events.Close()
 	return errs
 }

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // CreateSessionRequest is the body of POST /api/sessions.
@@ -241,16 +243,21 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 	}
 	delete(m.sessions, id)
 	var rts []Runtime
+	var markers []string
 	for _, ws := range st.workers {
 		ws.deleted = true
 		if ws.rt != nil {
 			rts = append(rts, ws.rt)
+			markers = append(markers, m.marker(ws.info.ID))
 		}
 	}
 	m.publish(sessionDeleted{Type: "session-deleted", SessionID: id})
 	m.mu.Unlock()
 
 	stopErr := stopAll(ctx, rts)
+	if len(markers) > 0 {
+		m.endMarked(ctx, childproc.Exact(markers...))
+	}
 	if err := m.store.DeleteSession(id); err != nil {
 		return fmt.Errorf("delete session data: %w", err)
 	}

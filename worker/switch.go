@@ -79,7 +79,7 @@ func (m *Manager) retire(ctx context.Context, sid string, info Info, rt Runtime,
 		}
 	}
 	if rt != nil {
-		if err := rt.Stop(ctx); err != nil {
+		if err := m.stopWorker(ctx, info.ID, rt); err != nil {
 			return fmt.Errorf("stop %s before switching: %w", info.Name, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // Kind names a worker kind.
@@ -133,6 +134,17 @@ type Env struct {
 	// session's conversation (Session.ClaudeSessionStarted). Safe to call
 	// from any goroutine; may be nil.
 	ConversationStarted func()
+	// Marker is the AGENTDESK_WORKER value every child of the worker gets
+	// (childproc.Env): it finds them again, wherever they moved, after a
+	// crash and when the worker is stopped.
+	Marker string
+}
+
+// RecordProcess records the worker's running process with its identity, so
+// that a start after a crash can end it and nothing else. Call it right
+// after the process started, before waiting on it for anything.
+func (e Env) RecordProcess(id childproc.Ident) error {
+	return e.Store.PutProcess(e.Info.ID, persist.Process{Pid: id.Pid, Start: id.Start, Marker: id.Marker})
 }
 
 // Config holds the server-wide settings workers need.

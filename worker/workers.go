@@ -156,6 +156,7 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 		Info: info, Session: sess, Store: m.store, Config: m.cfg,
 		Log:      m.log.With("worker", info.ID, "kind", info.Kind),
 		Restored: restored,
+		Marker:   m.marker(info.ID),
 		Update:   func(fn func(*Info)) { m.update(info.SessionID, info.ID, fn) },
 		SetClaudeSession: func(id string) {
 			if _, err := m.updateSession(info.SessionID, func(s *Session) { s.ClaudeSessionID, s.ClaudeSessionStarted = &id, false }); err != nil {
@@ -183,7 +184,7 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 	}
 	m.mu.Unlock()
 	if deleted {
-		_ = rt.Stop(ctx)
+		_ = m.stopWorker(ctx, info.ID, rt)
 	}
 	return nil
 }
@@ -265,7 +266,7 @@ func (m *Manager) DeleteWorker(ctx context.Context, sid, wid string) error {
 
 	var stopErr error
 	if rt != nil {
-		stopErr = rt.Stop(ctx)
+		stopErr = m.stopWorker(ctx, wid, rt)
 	}
 	if err := m.store.DeleteWorker(sid, wid); err != nil {
 		return fmt.Errorf("delete worker data: %w", err)
@@ -298,7 +299,7 @@ func (m *Manager) RestartWorker(ctx context.Context, sid, wid string) (Info, err
 	ws.built = make(chan struct{})
 	m.mu.Unlock()
 	if rt != nil {
-		if err := rt.Stop(ctx); err != nil {
+		if err := m.stopWorker(ctx, wid, rt); err != nil {
 			m.log.Error("stop worker for restart", "worker", wid, "err", err)
 		}
 	}

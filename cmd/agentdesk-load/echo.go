@@ -12,6 +12,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/creack/pty"
+
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // echoCmd puts the terminal in raw mode without echo, so each byte reaches
@@ -60,6 +62,7 @@ func keyByte(i int) byte { return byte('a' + i%26) }
 // write on the master to its read back.
 func localEcho(ctx context.Context, keys int) ([]time.Duration, error) {
 	cmd := exec.CommandContext(ctx, "sh", "-c", echoCmd)
+	cmd.Env = childproc.Env(os.Environ(), "") // the token stays with us
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
 	if err != nil {
 		return nil, fmt.Errorf("start local pty: %w", err)

@@ -5,12 +5,15 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 	"github.com/creack/pty"
+
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // floodCmd prints n bytes of 'x' folded into 80-column lines.
@@ -37,6 +40,7 @@ func runPTY(ctx context.Context, c *client, cfg config) error {
 
 func rawPTYRate(ctx context.Context, script string) (float64, error) {
 	cmd := exec.CommandContext(ctx, "sh", "-c", script)
+	cmd.Env = childproc.Env(os.Environ(), "") // the token stays with us
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 40})
 	if err != nil {
 		return 0, fmt.Errorf("start raw pty: %w", err)

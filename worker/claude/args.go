@@ -17,8 +17,12 @@ type Options struct {
 	// Dir is the child's working directory; "" means the current one.
 	Dir string
 	// Env is the full child environment, built by the caller (see ChildEnv).
-	// nil means ChildEnv(os.Environ()).
+	// nil means ChildEnv(os.Environ()). Either way every AGENTDESK_*
+	// variable is removed (childproc.Env).
 	Env []string
+	// Marker is the AGENTDESK_WORKER value the CLI and its tools get ("" for
+	// none).
+	Marker string
 
 	// SessionID names the conversation: --resume SessionID when Resume,
 	// else --session-id SessionID (which the CLI refuses if the id is in

@@ -1,6 +1,6 @@
 package claude
 
-import "strings"
+import "github.com/agentdesk/agentdesk/worker/childproc"
 
 // quietEnv turns off the CLI's telemetry, error reporting, self-update and
 // every side request to Anthropic or GitHub (claude-cli.md §2).
@@ -12,33 +12,11 @@ var quietEnv = []string{
 	"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
 }
 
-// ChildEnv returns the child environment: base without AGENTDESK_* variables
+// ChildEnv returns the CLI's environment: base without AGENTDESK_* variables
 // (agentdesk's own settings and secrets stay with agentdesk), plus the quiet
 // variables of claude-cli.md §2, plus extra ("KEY=value"). A later entry
 // replaces an earlier one with the same key, so extra can override anything.
 // base is not modified.
 func ChildEnv(base []string, extra ...string) []string {
-	out := make([]string, 0, len(base)+len(quietEnv)+len(extra))
-	index := make(map[string]int, cap(out))
-	add := func(kv string) {
-		key, _, _ := strings.Cut(kv, "=")
-		if i, ok := index[key]; ok {
-			out[i] = kv
-			return
-		}
-		index[key] = len(out)
-		out = append(out, kv)
-	}
-	for _, kv := range base {
-		if !strings.HasPrefix(kv, "AGENTDESK_") {
-			add(kv)
-		}
-	}
-	for _, kv := range quietEnv {
-		add(kv)
-	}
-	for _, kv := range extra {
-		add(kv)
-	}
-	return out
+	return childproc.Env(base, "", append(quietEnv[:len(quietEnv):len(quietEnv)], extra...)...)
 }

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"sync"
 	"syscall"
+
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // Process is one running CLI. Create it with Start and always end it with
@@ -23,6 +25,7 @@ type Process struct {
 	opts  Options
 	cmd   *exec.Cmd
 	pid   int
+	ident childproc.Ident
 	stdin *os.File // write end of the child's stdin
 
 	stdout, stderr *os.File // read ends
@@ -78,7 +81,7 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, path, Args(o)...)
-	cmd.Dir, cmd.Env = o.Dir, env
+	cmd.Dir, cmd.Env = o.Dir, childproc.Env(env, o.Marker)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
@@ -91,6 +94,8 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 		return nil, fmt.Errorf("start claude: %w", err)
 	}
 	p.cmd, p.pid = cmd, cmd.Process.Pid
+	// Read before the waiter starts, so the pid is still the CLI's.
+	p.ident = childproc.Identify(p.pid, o.Marker)
 	p.wg.Go(p.wait)
 	p.wg.Go(p.readStdout)
 	p.wg.Go(p.drainStderr)
@@ -185,6 +190,10 @@ func signalName(s syscall.Signal) string {
 
 // Pid is the CLI's process id, which is also its process group id.
 func (p *Process) Pid() int { return p.pid }
+
+// Ident is the CLI's identity, read right after it started: what a process
+// record keeps.
+func (p *Process) Ident() childproc.Ident { return p.ident }
 
 // Lines delivers every stdout line in order, except the control_response
 // lines answering this driver's own Control calls. CLI-initiated

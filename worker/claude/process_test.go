@@ -267,3 +267,32 @@ func TestConcurrentWrites(t *testing.T) {
 		t.Fatalf("%d distinct turns, want %d", len(seen), n)
 	}
 }
+
+// TestChildEnvironment: whatever environment the caller passes, the CLI
+// (and so its tools) gets none of agentdesk's own variables, and gets the
+// worker's marker; its identity is read at start.
+func TestChildEnvironment(t *testing.T) {
+	cli := filepath.Join(t.TempDir(), "claude")
+	if err := os.WriteFile(cli, []byte("#!/bin/sh\nenv >&2\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p, err := claude.Start(t.Context(), claude.Options{
+		Path:   cli,
+		Env:    []string{"PATH=" + os.Getenv("PATH"), "AGENTDESK_TOKEN=secret", "AGENTDESK_WORKER=outer/run"},
+		Marker: "w1/run1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id := p.Ident(); id.Pid != p.Pid() || id.Start == 0 || id.Marker != "w1/run1" {
+		t.Errorf("identity %+v", id)
+	}
+	if err := p.Close(t.Context()); err != nil { // stderr is complete once closed
+		t.Fatal(err)
+	}
+	env := p.Stderr()
+	if strings.Contains(env, "AGENTDESK_TOKEN") || strings.Contains(env, "outer/run") ||
+		!strings.Contains(env, "AGENTDESK_WORKER=w1/run1\n") {
+		t.Fatalf("CLI environment:\n%s", env)
+	}
+}

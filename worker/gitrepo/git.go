@@ -19,6 +19,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // ErrNotRepo means the directory is missing or not inside a git work tree.
@@ -169,16 +171,17 @@ func newError(args []string, err error, stderr string) *Error {
 }
 
 // environ is the process environment without GIT_* variables (which could
-// point git at another repository, index or config) plus our own settings.
+// point git at another repository, index or config) and without
+// agentdesk's own (the token: hooks and helpers run with git's
+// environment), plus our own settings.
 func environ() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "LC_ALL=") {
-			continue
+		if !strings.HasPrefix(kv, "GIT_") {
+			env = append(env, kv)
 		}
-		env = append(env, kv)
 	}
-	return append(env, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	return childproc.Env(env, "", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 }
 
 func firstWord(args []string) string {

@@ -105,3 +105,27 @@ func TestGitInput(t *testing.T) {
 		t.Fatalf("empty tree = %q", got)
 	}
 }
+
+// TestHooksSeeNoAgentdeskVariables: git and the repository's hooks run
+// without agentdesk's own variables (the token above all).
+func TestHooksSeeNoAgentdeskVariables(t *testing.T) {
+	t.Setenv("AGENTDESK_TOKEN", "secret")
+	t.Setenv("AGENTDESK_WORKER", "w/run")
+	repo := newRepo(t, "repo")
+	out := filepath.Join(t.TempDir(), "hook-env")
+	hook := "#!/bin/sh\nenv > '" + out + "'\n"
+	if err := os.WriteFile(filepath.Join(repo, ".git", "hooks", "pre-commit"), []byte(hook), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Git(t.Context(), repo, "-c", "user.name=T", "-c", "user.email=t@example.com",
+		"commit", "-q", "--allow-empty", "-m", "hooked"); err != nil {
+		t.Fatal(err)
+	}
+	env, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the hook did not run: %v", err)
+	}
+	if strings.Contains(string(env), "AGENTDESK_") || !strings.Contains(string(env), "GIT_TERMINAL_PROMPT=0") {
+		t.Fatalf("hook environment:\n%s", env)
+	}
+}

@@ -29,7 +29,7 @@ func TestExit(t *testing.T) {
 	if n := len(after.Ctrl); after.Ctrl[n-1]["type"] != "exit" || after.Ctrl[n-1]["exitCode"] != 0.0 {
 		t.Fatalf("replay frames %v", after.Ctrl)
 	}
-	if procs, _ := f.store.Processes(); procs["w1"] != 0 {
+	if procs, _ := f.store.Processes(); procs["w1"].Pid != 0 {
 		t.Fatal("process group still recorded after exit")
 	}
 	for _, err := range []error{rt.Input([]byte("x")), rt.SendUser(t.Context(), "x")} {
@@ -123,7 +123,7 @@ func TestStop(t *testing.T) {
 	send(t, rt, "work")
 	c.Until(t, waitFor, func(c *client) bool { return lastActivity(c) == "active" })
 	procs, _ := f.store.Processes()
-	pid := procs["w1"]
+	pid := procs["w1"].Pid
 	for range 2 {
 		if err := rt.Stop(t.Context()); err != nil {
 			t.Fatal(err)
@@ -132,7 +132,7 @@ func TestStop(t *testing.T) {
 	if !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) && !zombie(pid) {
 		t.Fatalf("process %d still runs", pid)
 	}
-	if procs, _ := f.store.Processes(); procs["w1"] != 0 {
+	if procs, _ := f.store.Processes(); procs["w1"].Pid != 0 {
 		t.Fatal("process group still recorded after Stop")
 	}
 	select {

@@ -153,6 +153,7 @@ func (r *Runtime) launch(cols, rows int) error {
 		Command:  append([]string{r.path}, args...),
 		Dir:      r.env.Session.Cwd,
 		Env:      r.cliEnv,
+		Marker:   r.env.Marker,
 		Cols:     cols,
 		Rows:     rows,
 		Log:      r.log,
@@ -162,8 +163,8 @@ func (r *Runtime) launch(cols, rows int) error {
 		return err
 	}
 	r.proc, r.started = p, time.Now()
-	if err := r.env.Store.PutProcess(r.env.Info.ID, p.Pid()); err != nil {
-		r.slog.Warn("record pty-agent process group", "err", err)
+	if err := r.env.RecordProcess(p.Ident()); err != nil {
+		r.slog.Warn("record pty-agent process", "err", err)
 	}
 	r.slog.Info("claude started", "args", args, "pid", p.Pid())
 	return nil

@@ -31,7 +31,7 @@ func TestStartNewConversation(t *testing.T) {
 	if len(f.setIDs) != 1 || rt.ConversationID() != f.setIDs[0] {
 		t.Fatalf("recorded conversations %v, runtime %q", f.setIDs, rt.ConversationID())
 	}
-	if procs, err := f.store.Processes(); err != nil || procs["w1"] == 0 {
+	if procs, err := f.store.Processes(); err != nil || procs["w1"].Pid == 0 {
 		t.Fatalf("process groups %v, %v", procs, err)
 	}
 	c := attach(t, rt, "")

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // drainTime bounds how long output is still read after the child exited.
@@ -25,9 +26,11 @@ const drainTime = 250 * time.Millisecond
 type Options struct {
 	Command []string // program and arguments; required
 	Dir     string   // working directory; "" means the server's
-	// Env is the child's whole environment. nil inherits the server's,
-	// secrets included: callers pass the filtered child environment.
+	// Env is the child's environment; nil means the server's. Either way
+	// every AGENTDESK_* variable is removed (childproc.Env).
 	Env []string
+	// Marker is the AGENTDESK_WORKER value the child gets ("" for none).
+	Marker string
 	// Cols and Rows set the initial size; either 0 leaves the kernel's default.
 	Cols, Rows int
 	Log        *Log // receives the output; required
@@ -43,6 +46,7 @@ type Options struct {
 // reads the PTY, one waits for the child; Stop waits for both.
 type Proc struct {
 	cmd      *exec.Cmd
+	ident    childproc.Ident
 	pty      *os.File
 	log      *Log
 	onOutput func([]byte)
@@ -63,7 +67,11 @@ func Start(opts Options) (*Proc, error) {
 	}
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
 	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
+	base := opts.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	cmd.Env = childproc.Env(base, opts.Marker)
 	var ws *pty.Winsize
 	if opts.Cols > 0 && opts.Rows > 0 {
 		ws = &pty.Winsize{Cols: uint16(opts.Cols), Rows: uint16(opts.Rows)}
@@ -73,6 +81,8 @@ func Start(opts Options) (*Proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", opts.Command[0], err)
 	}
+	// Read before anything waits on the child, so the pid is still its own.
+	ident := childproc.Identify(cmd.Process.Pid, opts.Marker)
 	f, err := pollable(master)
 	if err != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
@@ -80,7 +90,7 @@ func Start(opts Options) (*Proc, error) {
 		return nil, fmt.Errorf("start %s: %w", opts.Command[0], err)
 	}
 	p := &Proc{
-		cmd: cmd, pty: f, log: opts.Log, onOutput: opts.OnOutput,
+		cmd: cmd, ident: ident, pty: f, log: opts.Log, onOutput: opts.OnOutput,
 		done: make(chan struct{}), readDone: make(chan struct{}),
 	}
 	p.wg.Go(p.read)
@@ -158,6 +168,10 @@ func (p *Proc) Resize(cols, rows int) error {
 // Pid returns the child's pid, which is also its process group and
 // session id.
 func (p *Proc) Pid() int { return p.cmd.Process.Pid }
+
+// Ident is the child's identity, read right after it started: what a
+// process record keeps.
+func (p *Proc) Ident() childproc.Ident { return p.ident }
 
 // Done is closed once the child has exited and all its output is in the Log.
 func (p *Proc) Done() <-chan struct{} { return p.done }

@@ -56,17 +56,11 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 		}
 		return nil, r.startFailed(err)
 	}
-	// Recorded before the reader runs (its exit deletes the record), so
-	// that the next start ends the group (tools the CLI ran) if the server
-	// dies without stopping it.
-	if err := r.store.PutProcess(r.wid, p.Pid()); err != nil {
-		r.log.Warn("record claude process group", "err", err)
-	}
 	r.mu.Lock()
 	if r.stopped {
 		r.mu.Unlock()
 		closeQuietly(p)
-		_ = r.store.DeleteProcess(r.wid)
+		r.forgetProcess(p)
 		return nil, errStopped
 	}
 	r.proc, r.resume = p, true
@@ -107,6 +101,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 		Path:           r.env.Config.ClaudePath,
 		Dir:            r.env.Session.Cwd,
 		Env:            r.childEnv(),
+		Marker:         r.env.Marker,
 		SessionID:      r.conv,
 		Resume:         resume,
 		Model:          r.env.Info.Model,
@@ -117,6 +112,10 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Recorded at once, before initialize (which can take seconds) and
+	// before the reader runs (its exit deletes the record), so that the
+	// next start ends the CLI and its tools if the server dies meanwhile.
+	r.recordProcess(p)
 	ictx, cancel := context.WithTimeout(r.ctx, initTimeout)
 	r.mu.Lock()
 	r.abortInit = cancel
@@ -132,6 +131,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	cancel()
 	if err != nil {
 		closeQuietly(p)
+		r.forgetProcess(p)
 		return nil, &startError{err: fmt.Errorf("initialize claude: %w", err), stderr: p.Stderr()}
 	}
 	return p, nil
@@ -149,6 +149,31 @@ func (r *Runtime) childEnv() []string {
 		extra = append(extra, "CLAUDE_CONFIG_DIR="+d)
 	}
 	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
+}
+
+// recordProcess stores p's identity as the worker's process record.
+func (r *Runtime) recordProcess(p *claude.Process) {
+	r.recMu.Lock()
+	defer r.recMu.Unlock()
+	r.recorded = p
+	if err := r.env.RecordProcess(p.Ident()); err != nil {
+		r.log.Warn("record claude process", "err", err)
+	}
+}
+
+// forgetProcess deletes the record of p, a CLI that is gone, unless a newer
+// CLI's record replaced it: a dead CLI's reader may finish after the next
+// CLI started (SendUser starts one as soon as a write fails).
+func (r *Runtime) forgetProcess(p *claude.Process) {
+	r.recMu.Lock()
+	defer r.recMu.Unlock()
+	if r.recorded != p {
+		return
+	}
+	r.recorded = nil
+	if err := r.store.DeleteProcess(r.wid); err != nil {
+		r.log.Warn("forget claude process", "err", err)
+	}
 }
 
 func closeQuietly(p *claude.Process) {
@@ -206,10 +231,7 @@ func (r *Runtime) exited(p *claude.Process) {
 	<-p.Done()
 	code, sig := p.ExitStatus()
 	closeQuietly(p) // reaps the driver's goroutines
-	// Before r.proc is cleared: no newer process has a record to lose yet.
-	if err := r.store.DeleteProcess(r.wid); err != nil {
-		r.log.Warn("forget claude process group", "err", err)
-	}
+	r.forgetProcess(p)
 	r.mu.Lock()
 	if r.proc == p {
 		r.proc = nil

@@ -62,6 +62,11 @@ type Runtime struct {
 	sending    bool // a stored user message is on its way to the CLI
 	cancelSend bool // Cancel came while sending: do not send it
 
+	// recMu serializes the process record's writes; recorded is the CLI
+	// whose record is stored.
+	recMu    sync.Mutex
+	recorded *claude.Process
+
 	seqMu   sync.Mutex // guards seq, epoch, queue sends and qClosed (see produce)
 	seq     uint64
 	epoch   uint64 // numbering epoch, see rollback.go

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // command is the worker's command, else the user's $SHELL, else /bin/sh.
@@ -18,15 +19,10 @@ func command(env worker.Env) []string {
 	return []string{"/bin/sh"}
 }
 
-// childEnv is base with the terminal type xterm.js emulates.
+// childEnv is base with the terminal type xterm.js emulates; ptyproc adds
+// the worker's marker and removes agentdesk's own variables.
 func childEnv(base []string) []string {
-	env := make([]string, 0, len(base)+2)
-	for _, kv := range base {
-		if !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "COLORTERM=") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, "TERM=xterm-256color", "COLORTERM=truecolor")
+	return childproc.Env(base, "", "TERM=xterm-256color", "COLORTERM=truecolor")
 }
 
 func lookup(env []string, key string) string {

@@ -84,6 +84,7 @@ func (t *Terminal) start() {
 		Command: command(t.env),
 		Dir:     t.env.Session.Cwd,
 		Env:     childEnv(t.env.Config.ChildEnv),
+		Marker:  t.env.Marker,
 		Cols:    t.cols,
 		Rows:    t.rows,
 		Log:     t.log,
@@ -93,8 +94,8 @@ func (t *Terminal) start() {
 		return
 	}
 	t.proc = p
-	if err := t.env.Store.PutProcess(info.ID, p.Pid()); err != nil {
-		t.slog.Warn("record terminal process group", "err", err)
+	if err := t.env.RecordProcess(p.Ident()); err != nil {
+		t.slog.Warn("record terminal process", "err", err)
 	}
 	t.update(func(i *worker.Info) {
 		i.Status, i.ExitCode, i.Error = worker.StatusRunning, nil, nil

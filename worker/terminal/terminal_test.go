@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestShellEcho(t *testing.T) {
 		t.Fatalf("worker %+v, want running at the default size", info)
 	}
 	procs, err := store.Processes()
-	if err != nil || procs["w1"] == 0 {
+	if err != nil || procs["w1"].Pid == 0 {
 		t.Fatalf("process groups %v, %v", procs, err)
 	}
 	c := attach(t, tm, "")
@@ -82,7 +83,7 @@ func TestExitFrame(t *testing.T) {
 			if gotCode != tt.code || gotErr != tt.errMsg {
 				t.Fatalf("worker exitCode %v error %q, want %v %q", gotCode, gotErr, tt.code, tt.errMsg)
 			}
-			if procs, _ := f.store.Processes(); procs["w1"] != 0 {
+			if procs, _ := f.store.Processes(); procs["w1"].Pid != 0 {
 				t.Fatal("process group still recorded after exit")
 			}
 			if err := tm.Input([]byte("x")); !errors.Is(err, worker.ErrNotRunning) {
@@ -194,7 +195,7 @@ func TestStopKillsJobs(t *testing.T) {
 			c.Until(t, waitFor, func(c *client) bool { return re.MatchString(c.Out.String()) })
 			job, _ := strconv.Atoi(re.FindStringSubmatch(c.Out.String())[1])
 			procs, _ := f.store.Processes()
-			shell := procs["w1"]
+			shell := procs["w1"].Pid
 			if err := tm.Stop(t.Context()); err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +205,7 @@ func TestStopKillsJobs(t *testing.T) {
 			for _, pid := range []int{shell, job} {
 				waitGone(t, pid)
 			}
-			if procs, _ := f.store.Processes(); procs["w1"] != 0 {
+			if procs, _ := f.store.Processes(); procs["w1"].Pid != 0 {
 				t.Fatal("process group still recorded after Stop")
 			}
 			select {
@@ -242,4 +243,30 @@ func waitGone(t *testing.T, pid int) {
 		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		return err != nil || zombie.Match(stat)
 	})
+}
+
+// TestChildEnvironment: the shell sees none of agentdesk's own variables
+// (the token above all), even when the base environment has them, and
+// gets the worker's marker; the record holds its identity.
+func TestChildEnvironment(t *testing.T) {
+	store := openStore(t)
+	f := newFixture(t, store, worker.Info{Command: []string{"sh", "-c", "env; echo ==END==; read x"}})
+	env := f.env(false)
+	env.Config.ChildEnv = append(env.Config.ChildEnv, "AGENTDESK_TOKEN=secret", "AGENTDESK_ADDR=x")
+	env.Marker = "w1/run1"
+	rt, err := terminal.New(t.Context(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rt.Stop(t.Context()) })
+	c := attach(t, rt.(*terminal.Terminal), "")
+	c.Until(t, waitFor, func(c *client) bool { return c.Has("==END==") })
+	out := c.Out.String()
+	if regexp.MustCompile(`AGENTDESK_(TOKEN|ADDR)`).MatchString(out) || !strings.Contains(out, "AGENTDESK_WORKER=w1/run1\r\n") {
+		t.Fatalf("shell environment:\n%s", out)
+	}
+	procs, _ := store.Processes()
+	if p := procs["w1"]; p.Start == 0 || p.Marker != "w1/run1" {
+		t.Fatalf("process record %+v has no identity", p)
+	}
 }
