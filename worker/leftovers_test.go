@@ -27,7 +27,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // waitFor guards waits on events; it is never reached when things work.
 const waitFor = 20 * time.Second
 
-func openStore(t *testing.T) *persist.Store {
+func openStore(t testing.TB) *persist.Store {
 	t.Helper()
 	s, err := persist.Open(filepath.Join(t.TempDir(), "agentdesk.db"), nil)
 	if err != nil {
