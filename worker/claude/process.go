@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -29,7 +30,9 @@ type Process struct {
 
 	writeMu sync.Mutex // serializes stdin writes
 
-	lines      chan Line
+	read       chan Line     // the reader's lines, to forward
+	lines      chan Line     // what forward passes on: Lines
+	queued     atomic.Int64  // bytes of the lines forward holds
 	readDone   chan struct{} // closed after stdout EOF, once pending replies are delivered
 	stderrDone chan struct{} // closed after stderr EOF
 	done       chan struct{} // closed once the child is reaped
@@ -65,7 +68,8 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	}
 	p := &Process{
 		opts:       o,
-		lines:      make(chan Line, 256),
+		read:       make(chan Line),
+		lines:      make(chan Line),
 		readDone:   make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		done:       make(chan struct{}),
@@ -93,6 +97,7 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	p.cmd, p.pid = cmd, cmd.Process.Pid
 	p.wg.Go(p.wait)
 	p.wg.Go(p.readStdout)
+	p.wg.Go(func() { p.forward(p.read) })
 	p.wg.Go(p.drainStderr)
 	return p, nil
 }

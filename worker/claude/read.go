@@ -18,7 +18,7 @@ var maxLineSize = MaxLineSize
 
 // readStdout turns stdout into Lines until EOF (or until Close unblocks it).
 func (p *Process) readStdout() {
-	defer close(p.lines)
+	defer close(p.read)
 	// Pending Control calls see readDone: no reply can come anymore.
 	defer close(p.readDone)
 	r := bufio.NewReaderSize(p.stdout, 64<<10)
@@ -49,14 +49,10 @@ func (p *Process) dispatch(raw []byte, readErr error) {
 	if l.Type == "control_response" && p.deliverReply(l) {
 		return
 	}
+	// The queue (forward) is full: wait for the consumer, unless Close has
+	// given up on it.
 	select {
-	case p.lines <- l:
-		return
-	default:
-	}
-	// Full: wait for the consumer, unless Close has given up on it.
-	select {
-	case p.lines <- l:
+	case p.read <- l:
 	case <-p.quit:
 	}
 }

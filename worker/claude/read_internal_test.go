@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -67,5 +68,25 @@ func TestRing(t *testing.T) {
 	}
 	if got := lastLines("a\n\nb\nc\n", 2); got != "b | c" {
 		t.Errorf("lastLines = %q", got)
+	}
+}
+
+// TestReadLineAllocs checks that a line much longer than the read buffer
+// costs at most about twice its size in allocations: its pieces, then the
+// line. Growing one slice by append cost about five times its size.
+func TestReadLineAllocs(t *testing.T) {
+	const size = 8 << 20
+	in := strings.Repeat("x", size) + "\n"
+	r := bufio.NewReaderSize(strings.NewReader(in), 64<<10)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	line, err := readLine(r, MaxLineSize)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(line) != size  {
+		t.Fatalf("len %d cap %d, err %v", len(line), cap(line), err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 5*size/2 {
+		t.Fatalf("reading a %d-byte line allocated %d bytes, want at most %d", size, got, 5*size/2)
 	}
 }
