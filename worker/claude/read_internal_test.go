@@ -83,7 +83,7 @@ func TestReadLineAllocs(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	line, err := readLine(r, MaxLineSize)
 	runtime.ReadMemStats(&after)
-	if err != nil || len(line) != size  {
+	if err != nil || len(line) != size {
 		t.Fatalf("len %d cap %d, err %v", len(line), cap(line), err)
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 5*size/2 {
