@@ -34,10 +34,13 @@ const (
 type entry struct {
 	kind kind
 	// kStored: the CLI line (or user message) with its uuid, its type and
-	// the rendered html (nil when none). produce fills seq and frame.
-	msg, html []byte
-	uuid, typ string
-	seq       uint64
+	// the rendered html (nil when none; htmlTruncated when blocks were
+	// left out). produce fills seq and frame, and drops msg once the frame
+	// holds it.
+	msg, html     []byte
+	htmlTruncated bool
+	uuid, typ     string
+	seq           uint64
 	// history marks a stored message imported from the session file
 	// (import.go): a past turn, so the running turn and the activity are
 	// left alone.
@@ -54,6 +57,7 @@ type entry struct {
 type batch struct {
 	entries []entry
 	commit  <-chan error
+	size    int // frame bytes, held in r.inflight until published
 }
 
 // queueLen bounds the batches between producers and the publisher. When it
@@ -72,18 +76,22 @@ func (r *Runtime) produce(es []entry) error {
 		return errStopped
 	}
 	var msgs []persist.Message
+	size := 0
 	for i := range es {
 		e := &es[i]
 		if e.kind == kStored {
 			r.seq++
 			e.seq = r.seq
-			e.frame = sdkFrame(e.seq, e.msg, e.html)
+			e.frame = sdkFrame(e.seq, e.msg, e.html, e.htmlTruncated)
 			msgs = append(msgs, persist.Message{Seq: e.seq, UUID: e.uuid, Data: e.frame})
 		} else if e.kind == kStream {
-			e.frame = sdkFrame(r.seq, e.msg, nil)
+			e.frame = sdkFrame(r.seq, e.msg, nil, false)
 		}
+		e.msg, e.html = nil, nil // the frame holds them: let a large line go
+		size += len(e.frame)
 	}
-	b := batch{entries: es}
+	r.inflight.acquire(size) // the publisher drains: this ends
+	b := batch{entries: es, size: size}
 	if len(msgs) > 0 {
 		b.commit = r.store.AppendMessages(r.wid, msgs)
 	}
@@ -109,6 +117,7 @@ func (r *Runtime) publish() {
 			}
 		}
 		r.pubMu.Unlock()
+		r.inflight.release(b.size)
 		if changed {
 			r.activityChanged()
 		}

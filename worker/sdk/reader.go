@@ -15,6 +15,11 @@ import (
 // store call and one queue send for all of them.
 const maxBatch = 256
 
+// maxBatchBytes ends a batch once its lines hold this much, so that a huge
+// line (a tool result of many MB) goes through the pipeline on its own,
+// not held together with the next ones.
+const maxBatchBytes = 1 << 20
+
 // read is the reader goroutine of one CLI process. It turns lines into
 // entries until stdout ends, then reports the exit.
 func (r *Runtime) read(p *claude.Process) {
@@ -28,14 +33,16 @@ func (r *Runtime) read(p *claude.Process) {
 func (r *Runtime) consume(p *claude.Process, lines <-chan claude.Line) {
 	for l := range lines {
 		es := r.entries(p, nil, l)
+		size := len(l.Raw)
 	drain:
-		for len(es) < maxBatch {
+		for len(es) < maxBatch && size < maxBatchBytes {
 			select {
 			case l, ok := <-lines:
 				if !ok {
 					break drain
 				}
 				es = r.entries(p, es, l)
+				size += len(l.Raw)
 			default:
 				break drain
 			}
@@ -133,11 +140,11 @@ func (r *Runtime) renderAll(es []entry) {
 }
 
 func (r *Runtime) render(e *entry) {
-	html, err := renderHTML(e.msg)
+	html, truncated, err := renderHTML(e.msg)
 	if err != nil {
 		r.log.Warn("render assistant markdown", "err", err)
 	}
-	e.html = html
+	e.html, e.htmlTruncated = html, truncated
 }
 
 // isMessageStop reports whether a stream_event wraps message_stop.

@@ -54,11 +54,12 @@ type Runtime struct {
 	stopped   bool
 	abortInit context.CancelFunc // cancels an Initialize in flight
 
-	seqMu   sync.Mutex // guards seq, queue sends and qClosed (see produce)
-	seq     uint64
-	queue   chan batch
-	qClosed bool
-	seen    *recentIDs // uuids lately stored, see stored
+	seqMu    sync.Mutex // guards seq, queue sends and qClosed (see produce)
+	seq      uint64
+	queue    chan batch
+	qClosed  bool
+	inflight *budget    // frame bytes queued for the publisher
+	seen     *recentIDs // uuids lately stored, see stored
 
 	// pubMu guards the hub's publishing and what Attach snapshots with its
 	// subscription: every Publish happens under it.
@@ -114,6 +115,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		readOnly: env.Info.Status == worker.StatusStopped,
 		seq:      last,
 		queue:    make(chan batch, queueLen),
+		inflight: newBudget(maxInflight),
 		hub:      hub.New(last),
 		cursor:   last,
 		activity: worker.ActivityIdle,
