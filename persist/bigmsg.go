@@ -81,6 +81,7 @@ func readBlob(wb *bolt.Bucket, seq uint64) []byte {
 	out := make([]byte, 0, n)
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		out = append(out, v...)
+		dropPages(v)
 	}
 	return out
 }
