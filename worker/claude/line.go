@@ -33,6 +33,11 @@ type Line struct {
 	// Err is set when Raw could not be decoded (ErrBadLine) or was too long
 	// (ErrLineTooLong). The other fields are then empty.
 	Err error
+
+	// buf holds Raw at off, with room around it (see Wrap); nil when the
+	// line has none.
+	buf []byte
+	off int
 }
 
 // ParseLine decodes one stdout line. It never panics. The line must be a
@@ -100,10 +105,24 @@ func innerString(obj []byte, name string) (string, bool) {
 // and returned cut to tooLongPrefix bytes, with ErrLineTooLong. At the end
 // of input it returns the unterminated rest (if any) with io.EOF.
 func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	buf, off, err := readLineRoom(r, limit)
+	return buf[off:], err
+}
+
+// Room readLineRoom leaves around a line longer than the read buffer, for
+// Line.Wrap.
+const (
+	WrapHead = 64
+	WrapTail = 32
+)
+
+// readLineRoom is readLine, but a line longer than r's buffer comes in a
+// buffer that leaves WrapHead bytes before it (at off) and WrapTail after.
+func readLineRoom(r *bufio.Reader, limit int) (buf []byte, off int, err error) {
 	chunk, err := r.ReadSlice('\n')
 	if err == nil && len(chunk) <= limit+1 {
 		// The common case: the line fits in the buffer. One copy.
-		return bytes.Clone(chunk[:len(chunk)-1]), nil
+		return bytes.Clone(chunk[:len(chunk)-1]), 0, nil
 	}
 	// A long line: keep copies of the buffer's pieces and join them once
 	// at the end, so the line costs twice its size in allocations, never
@@ -129,16 +148,17 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 		}
 		chunk, err = r.ReadSlice('\n')
 	}
-	line := join(parts)
+	if n > limit {
+		return join(parts), 0, ErrLineTooLong
+	}
+	buf = joinRoom(parts)
 	switch {
-	case n > limit:
-		return line[:min(len(line), tooLongPrefix)], ErrLineTooLong
 	case err == nil:
-		return line, nil
+		return buf, WrapHead, nil
 	case err == io.EOF && n == 0:
-		return nil, io.EOF
+		return nil, 0, io.EOF
 	default:
-		return line, err
+		return buf, WrapHead, err
 	}
 }
 
@@ -159,6 +179,19 @@ func join(parts [][]byte) []byte {
 	return out
 }
 
+// joinRoom is join with WrapHead bytes of room before and WrapTail after.
+func joinRoom(parts [][]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, WrapHead, WrapHead+n+WrapTail)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
 // head returns the first n bytes (or fewer) of parts joined.
 func head(parts [][]byte, n int) []byte {
 	out := make([]byte, 0, n)
@@ -166,4 +199,19 @@ func head(parts [][]byte, n int) []byte {
 		out = append(out, p[:min(len(p), n-len(out))]...)
 	}
 	return out
+}
+
+// Wrap returns prefix, the line and suffix as one slice. For a long line
+// (over 64 KiB) the driver leaves room around it, and Wrap builds the
+// result in the line's own buffer instead of copying many MB; without room
+// (or for a prefix over WrapHead or a suffix over WrapTail) it returns
+// false. It writes the room: call it at most once per Line.
+func (l Line) Wrap(prefix, suffix []byte) ([]byte, bool) {
+	end := l.off + len(l.Raw)
+	if l.buf == nil || len(prefix) > l.off || len(suffix) > cap(l.buf)-end {
+		return nil, false
+	}
+	start := l.off - len(prefix)
+	copy(l.buf[start:l.off], prefix)
+	return append(l.buf[start:end], suffix...), true
 }

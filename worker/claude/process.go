@@ -31,6 +31,7 @@ type Process struct {
 	writeMu sync.Mutex // serializes stdin writes
 
 	read       chan Line     // the reader's lines, to forward
+	room       chan credit   // forward's credit for the reader
 	lines      chan Line     // what forward passes on: Lines
 	queued     atomic.Int64  // bytes of the lines forward holds
 	readDone   chan struct{} // closed after stdout EOF, once pending replies are delivered
@@ -69,6 +70,7 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	p := &Process{
 		opts:       o,
 		read:       make(chan Line),
+		room:       make(chan credit),
 		lines:      make(chan Line),
 		readDone:   make(chan struct{}),
 		stderrDone: make(chan struct{}),

@@ -3,20 +3,27 @@ package claude
 // The lines the reader has read and the consumer has not yet taken. A
 // channel bounds them in count only: 256 lines of tool output of 30 MB
 // each would be 7.5 GB. forward holds them instead, bounded in count and
-// in bytes, so a slow consumer pauses the reader, and the reader pauses
-// the CLI (its stdout pipe fills), whatever the size of the lines.
+// in bytes, and the reader reads only on credit from it: it asks before it
+// reads, so a slow consumer stops the reader before the next line is in
+// memory, and the CLI waits on its full stdout, whatever the size of the
+// lines.
 
 const (
 	// queuedLines bounds the lines waiting for the consumer.
 	queuedLines = 256
-	// queuedBytes bounds their bytes: the queue takes another line only
-	// while it holds less, so it never holds more than this plus one line.
-	queuedBytes = 16 << 20
+	// queuedBytes bounds their bytes. Credit is given while the queue
+	// holds less, and the last line read on it may overshoot: the queue
+	// never holds more than this plus one line.
+	queuedBytes = 4 << 20
 )
 
-// forward moves lines from the reader (in) to Lines, in order, until in
-// closes and every line is taken, or until Close gives up on the consumer.
-// It closes Lines when it returns.
+// credit is what the reader may read before it asks again.
+type credit struct{ bytes, lines int }
+
+// forward moves lines from the reader (in) to Lines, in order, and gives
+// the reader credit while the queue has room, until in closes and every
+// line is taken, or until Close gives up on the consumer. It closes Lines
+// when it returns.
 func (p *Process) forward(in <-chan Line) {
 	defer close(p.lines)
 	var q []Line
@@ -27,12 +34,13 @@ func (p *Process) forward(in <-chan Line) {
 		if len(q) > 0 {
 			out, head = p.lines, q[0]
 		}
-		recv := in
-		if len(q) >= queuedLines || size >= queuedBytes {
-			recv = nil // full: the reader waits
+		var room chan<- credit
+		if in != nil && size < queuedBytes && len(q) < queuedLines {
+			room = p.room // the reader takes it only when it has none left
 		}
 		select {
-		case l, ok := <-recv:
+		case room <- credit{bytes: queuedBytes - size, lines: queuedLines - len(q)}:
+		case l, ok := <-in:
 			if !ok {
 				in = nil
 				continue
@@ -51,5 +59,19 @@ func (p *Process) forward(in <-chan Line) {
 		case <-p.quit:
 			return
 		}
+	}
+}
+
+// take waits for credit before the reader reads another line; false once
+// Close has given up on the consumer.
+func (p *Process) take(c *credit) bool {
+	if c.bytes > 0 && c.lines > 0 {
+		return true
+	}
+	select {
+	case *c = <-p.room:
+		return true
+	case <-p.quit:
+		return false
 	}
 }

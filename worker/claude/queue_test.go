@@ -11,7 +11,7 @@ import (
 )
 
 // TestLinesBoundedInBytes: while the consumer takes no lines, the driver
-// reads lines until it holds about 16 MiB of them, then reads no more and
+// reads lines until it holds about 4 MiB of them, then reads no more and
 // the CLI waits on its full stdout, whatever the size of the lines. It
 // used to queue 256 lines of any size: 48 lines of 1 MiB were all read
 // into memory.
