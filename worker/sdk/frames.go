@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/claude"
 	"github.com/agentdesk/agentdesk/worker/markdown"
 )
 
@@ -26,19 +27,40 @@ const htmlTruncatedField = `,"htmlTruncated":true`
 // JSON.
 func sdkFrame(seq uint64, msg, html []byte, htmlTruncated bool) []byte {
 	b := make([]byte, 0, len(framePrefix)+len(htmlTruncatedField)+40+len(msg)+len(html))
-	b = append(b, framePrefix...)
-	b = append(b, `"seq":`...)
-	b = strconv.AppendUint(b, seq, 10)
-	b = append(b, `,"message":`...)
+	b = frameHead(b, seq)
 	b = append(b, msg...)
 	if len(html) > 0 {
 		b = append(b, `,"html":`...)
 		b = append(b, html...)
 	}
+	return frameTail(b, htmlTruncated)
+}
+
+// frameHead appends what precedes the message in a frame.
+func frameHead(b []byte, seq uint64) []byte {
+	b = append(b, framePrefix...)
+	b = append(b, `"seq":`...)
+	b = strconv.AppendUint(b, seq, 10)
+	return append(b, `,"message":`...)
+}
+
+// frameTail appends what follows the message (and html) in a frame.
+func frameTail(b []byte, htmlTruncated bool) []byte {
 	if htmlTruncated {
 		b = append(b, htmlTruncatedField...)
 	}
 	return append(b, '}')
+}
+
+// lineFrame is sdkFrame for a CLI line without html: built around the line
+// in its own buffer when the driver left room (a line over 64 KiB), so a
+// tool result of 30 MB is not copied once more.
+func lineFrame(seq uint64, l claude.Line, htmlTruncated bool) []byte {
+	var head, tail [claude.WrapHead]byte
+	if f, ok := l.Wrap(frameHead(head[:0], seq), frameTail(tail[:0], htmlTruncated)); ok {
+		return f
+	}
+	return sdkFrame(seq, l.Raw, nil, htmlTruncated)
 }
 
 // restElement turns a stored frame into a REST messages element: the same

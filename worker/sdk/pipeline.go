@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/claude"
 	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
@@ -41,6 +42,9 @@ type entry struct {
 	htmlTruncated bool
 	uuid, typ     string
 	seq           uint64
+	// line is the CLI line msg is, when msg is it unchanged: its frame can
+	// then be built in the line's buffer (lineFrame).
+	line claude.Line
 	// history marks a stored message imported from the session file
 	// (import.go): a past turn, so the running turn and the activity are
 	// left alone.
@@ -82,12 +86,16 @@ func (r *Runtime) produce(es []entry) error {
 		if e.kind == kStored {
 			r.seq++
 			e.seq = r.seq
-			e.frame = sdkFrame(e.seq, e.msg, e.html, e.htmlTruncated)
+			if e.line.Raw != nil && e.html == nil {
+				e.frame = lineFrame(e.seq, e.line, e.htmlTruncated)
+			} else {
+				e.frame = sdkFrame(e.seq, e.msg, e.html, e.htmlTruncated)
+			}
 			msgs = append(msgs, persist.Message{Seq: e.seq, UUID: e.uuid, Data: e.frame})
 		} else if e.kind == kStream {
 			e.frame = sdkFrame(r.seq, e.msg, nil, false)
 		}
-		e.msg, e.html = nil, nil // the frame holds them: let a large line go
+		e.msg, e.html, e.line = nil, nil, claude.Line{} // the frame holds them: let a large line go
 		size += len(e.frame)
 	}
 	r.inflight.acquire(size) // the publisher drains: this ends

@@ -31,7 +31,15 @@ func (r *Runtime) read(p *claude.Process) {
 // already waiting along in one batch, until lines closes or the runtime
 // stops.
 func (r *Runtime) consume(p *claude.Process, lines <-chan claude.Line) {
-	for l := range lines {
+	for {
+		// A line taken is a line held: leave it with the driver (whose
+		// queue then fills and stops the CLI) while the publisher is
+		// behind.
+		r.inflight.wait()
+		l, ok := <-lines
+		if !ok {
+			return
+		}
 		es := r.entries(p, nil, l)
 		size := len(l.Raw)
 	drain:
@@ -103,7 +111,11 @@ func (r *Runtime) stored(es []entry, l claude.Line) []entry {
 		id = fresh
 	}
 	r.seen.add(id)
-	return append(es, entry{kind: kStored, msg: msg, uuid: id, typ: l.Type})
+	e := entry{kind: kStored, msg: msg, uuid: id, typ: l.Type}
+	if id == l.UUID {
+		e.line = l // msg is the line itself
+	}
+	return append(es, e)
 }
 
 // minParallel is the number of assistant lines in a batch from which
