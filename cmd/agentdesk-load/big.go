@@ -5,6 +5,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -169,15 +172,16 @@ func measure(ctx context.Context, c *client, pid int, name string, work func() e
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	cur, hwm, _ := rss(pid)
+	anon, file := rssParts(pid)
 	var n int64
 	kicks := 0
 	for _, t := range tabs {
 		n += t.bytes
 		kicks += t.kicks
 	}
-	fmt.Printf("%s frames/tab=%d MB/tab=%.1f kicks=%d took=%s rss peak=%s after=%s hwm=%s health n=%d p50=%s p99=%s max=%s cpu=%.2fs\n",
+	fmt.Printf("%s frames/tab=%d MB/tab=%.1f kicks=%d took=%s rss peak=%s after=%s (anon %s, file %s) hwm=%s health n=%d p50=%s p99=%s max=%s cpu=%.2fs\n",
 		name, tabs[0].frames, float64(n)/float64(len(tabs))/1e6, kicks, took.Round(time.Millisecond),
-		mib(peak), mib(cur), mib(hwm), len(lats), ms(pct(lats, 50)), ms(pct(lats, 99)), ms(pct(lats, 100)),
+		mib(peak), mib(cur), mib(anon), mib(file), mib(hwm), len(lats), ms(pct(lats, 50)), ms(pct(lats, 99)), ms(pct(lats, 100)),
 		cpuTime(pid).Seconds())
 	return nil
 }
@@ -203,4 +207,27 @@ func pollHealth(ctx context.Context, c *client) []time.Duration {
 		res.Body.Close()
 		lats = append(lats, time.Since(start))
 	}
+}
+
+// rssParts reads RssAnon and RssFile of pid in KiB: the heap and stacks,
+// and the pages of mapped files (the database) in memory.
+func rssParts(pid int) (anon, file int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		switch k {
+		case "RssAnon":
+			anon = n
+		case "RssFile":
+			file = n
+		}
+	}
+	return anon, file
 }
