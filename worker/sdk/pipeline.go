@@ -166,19 +166,14 @@ func (r *Runtime) applyLocked(e *entry) bool {
 			break
 		}
 		if e.typ == "result" {
-			r.turn, r.inTurn = nil, false
+			r.clearTurnLocked()
+			r.inTurn = false
 		} else {
 			r.inTurn = true
 		}
 	case kStream:
 		r.inTurn = true
-		r.turn = append(r.turn, e.frame)
-		if e.endsMessage {
-			// Every block of the message is stored by now (the CLI sends
-			// a block's complete line before its content_block_stop):
-			// a tab attaching later gets them from the log.
-			r.turn = nil
-		}
+		r.keepStreamLocked(e)
 	case kAsk:
 		r.pending = append(r.pending, e.perm)
 	case kResolved:
@@ -187,7 +182,8 @@ func (r *Runtime) applyLocked(e *entry) bool {
 		for _, p := range r.pending {
 			r.hub.Publish(cursor, hub.Frame{Data: resolvedFrame(p.id, "deny")})
 		}
-		r.pending, r.turn, r.inTurn = nil, nil, false
+		r.pending, r.inTurn = nil, false
+		r.clearTurnLocked()
 	}
 	r.cursor = cursor
 	r.hub.Publish(cursor, hub.Frame{Data: e.frame})

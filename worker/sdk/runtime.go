@@ -66,7 +66,9 @@ type Runtime struct {
 	pubMu    sync.Mutex
 	hub      *hub.Hub
 	cursor   uint64   // seq of the last published stored message
-	turn     [][]byte // stream_event frames of the running turn
+	turn     [][]byte // stream_event frames of the message being streamed
+	turnSize int      // their bytes
+	turnCut  bool     // over maxTurnBytes: none kept until the message ends
 	inTurn   bool
 	pending  []*permission
 	activity worker.Activity

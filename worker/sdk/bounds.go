@@ -60,3 +60,32 @@ func (b *budget) release(n int) {
 	b.freed = make(chan struct{})
 	b.mu.Unlock()
 }
+
+// maxTurnBytes bounds the stream_event frames kept for the message being
+// streamed, which a tab that attaches mid-message is sent after the
+// history. A message streamed in deltas costs several times its text in
+// frames; past this, the tab sees the message when it is stored (it
+// ignores deltas of a block it has not seen start).
+const maxTurnBytes = 8 << 20
+
+// keepStreamLocked keeps a stream_event frame for later attachments.
+func (r *Runtime) keepStreamLocked(e *entry) {
+	switch {
+	case e.endsMessage:
+		// Every block of the message is stored by now (the CLI sends a
+		// block's complete line before its content_block_stop): a tab
+		// attaching later gets them from the log.
+		r.clearTurnLocked()
+	case r.turnCut:
+	case r.turnSize+len(e.frame) > maxTurnBytes:
+		r.clearTurnLocked()
+		r.turnCut = true
+	default:
+		r.turn = append(r.turn, e.frame)
+		r.turnSize += len(e.frame)
+	}
+}
+
+func (r *Runtime) clearTurnLocked() {
+	r.turn, r.turnSize, r.turnCut = nil, 0, false
+}
