@@ -40,6 +40,9 @@ type config struct {
 	pid      int
 	ptyBytes int
 	duration time.Duration
+	// sessions scenario
+	terminals, parallel int
+	keep                bool
 }
 
 func main() {
@@ -90,10 +93,14 @@ func parseFlags(args []string) (config, error) {
 	pid := fs.Int("pid", 0, "agentdesk's pid, to read its RSS from /proc")
 	ptyBytes := fs.Int("pty-bytes", 100_000_000, "bytes the terminal prints (pty)")
 	dur := fs.Duration("duration", 10*time.Minute, "cap on the whole run")
+	terminals := fs.Int("terminals", 2, "terminal workers per session (sessions)")
+	parallel := fs.Int("parallel", 1, "requests in flight creating sessions (sessions)")
+	keep := fs.Bool("keep", false, "leave the sessions in place at the end (sessions)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
-	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur}
+	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
+		terminals: max(*terminals, 0), parallel: *parallel, keep: *keep}
 	var err error
 	if cfg.base, cfg.token, err = parseURL(*rawURL); err != nil {
 		return config{}, err

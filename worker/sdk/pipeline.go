@@ -103,14 +103,23 @@ func (r *Runtime) produce(es []entry) error {
 	if len(msgs) > 0 {
 		b.commit = r.store.AppendMessages(r.wid, msgs)
 	}
+	if r.queue == nil {
+		r.queue = make(chan batch, queueLen)
+		q := r.queue
+		r.wg.Go(func() { r.publish(q) })
+	}
 	r.queue <- b
 	return nil
 }
 
-// publish is the publisher goroutine: it ends when the queue is closed and
-// drained.
-func (r *Runtime) publish() {
-	for b := range r.queue {
+// publish is the publisher goroutine of queue q: it ends when q is closed
+// and drained, or once the worker is idle and q empty (nextBatch).
+func (r *Runtime) publish(q chan batch) {
+	for {
+		b, ok := r.nextBatch(q)
+		if !ok {
+			return
+		}
 		if b.commit != nil {
 			if err := <-b.commit; err != nil {
 				r.log.Error("store sdk messages", "err", err)
@@ -130,6 +139,30 @@ func (r *Runtime) publish() {
 			r.activityChanged()
 		}
 	}
+}
+
+// nextBatch waits for q's next batch. It returns false when q is closed
+// and drained, or when the worker is idle with nothing queued: then the
+// publisher ends and gives q up, and the next produce starts another.
+func (r *Runtime) nextBatch(q chan batch) (batch, bool) {
+	select {
+	case b, ok := <-q:
+		return b, ok
+	default:
+	}
+	if r.Activity() == worker.ActivityIdle {
+		r.seqMu.Lock()
+		idle := len(q) == 0 && r.queue == q
+		if idle {
+			r.queue = nil
+		}
+		r.seqMu.Unlock()
+		if idle {
+			return batch{}, false
+		}
+	}
+	b, ok := <-q
+	return b, ok
 }
 
 // dropStored replaces the stored entries of a batch whose commit failed by

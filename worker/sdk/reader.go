@@ -179,17 +179,17 @@ func isMessageStop(raw []byte) bool {
 const recentIDsLen = 4096
 
 // recentIDs is a bounded set of the last uuids seen, safe for concurrent
-// use (a new CLI's reader may start while the last one finishes).
+// use (a new CLI's reader may start while the last one finishes). It
+// grows as uuids come, so a worker never used holds nothing.
 type recentIDs struct {
 	mu   sync.Mutex
-	ring []string
+	max  int
+	ring []string // grows to max, then wraps at next
 	next int
 	set  map[string]struct{}
 }
 
-func newRecentIDs(n int) *recentIDs {
-	return &recentIDs{ring: make([]string, n), set: make(map[string]struct{}, n)}
-}
+func newRecentIDs(n int) *recentIDs { return &recentIDs{max: n} }
 
 func (s *recentIDs) has(id string) bool {
 	s.mu.Lock()
@@ -201,10 +201,15 @@ func (s *recentIDs) has(id string) bool {
 func (s *recentIDs) add(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old := s.ring[s.next]; old != "" {
-		delete(s.set, old)
+	if s.set == nil {
+		s.set = make(map[string]struct{})
 	}
-	s.ring[s.next] = id
+	if len(s.ring) < s.max {
+		s.ring = append(s.ring, id)
+	} else {
+		delete(s.set, s.ring[s.next])
+		s.ring[s.next] = id
+		s.next = (s.next + 1) % s.max
+	}
 	s.set[id] = struct{}{}
-	s.next = (s.next + 1) % len(s.ring)
 }
