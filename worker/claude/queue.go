@@ -6,7 +6,9 @@ package claude
 // in bytes, and the reader reads only on credit from it: it asks before it
 // reads, so a slow consumer stops the reader before the next line is in
 // memory, and the CLI waits on its full stdout, whatever the size of the
-// lines.
+// lines. The consumer takes all the lines waiting at once (Batches): one
+// channel operation for a burst, and one store call and queue send for it
+// downstream.
 
 const (
 	// queuedLines bounds the lines waiting for the consumer.
@@ -20,19 +22,19 @@ const (
 // credit is what the reader may read before it asks again.
 type credit struct{ bytes, lines int }
 
-// forward moves lines from the reader (in) to Lines, in order, and gives
-// the reader credit while the queue has room, until in closes and every
-// line is taken, or until Close gives up on the consumer. It closes Lines
-// when it returns.
+// forward queues lines from the reader (in) and hands all of them at once
+// to the consumer (Batches) whenever it is ready, and gives the reader
+// credit while the queue has room, until in closes and every line is
+// taken, or until Close gives up on the consumer. It closes Batches when
+// it returns.
 func (p *Process) forward(in <-chan Line) {
-	defer close(p.lines)
+	defer close(p.batches)
 	var q []Line
 	size := 0
 	for in != nil || len(q) > 0 {
-		var out chan<- Line
-		var head Line
+		var out chan<- []Line
 		if len(q) > 0 {
-			out, head = p.lines, q[0]
+			out = p.batches
 		}
 		var room chan<- credit
 		if in != nil && size < queuedBytes && len(q) < queuedLines {
@@ -48,16 +50,25 @@ func (p *Process) forward(in <-chan Line) {
 			q = append(q, l)
 			size += len(l.Raw)
 			p.queued.Store(int64(size))
-		case out <- head:
-			q[0] = Line{} // let the consumer own the only reference
-			q = q[1:]
-			size -= len(head.Raw)
-			p.queued.Store(int64(size))
-			if len(q) == 0 {
-				q = q[:0:0] // drop the old array, which append would otherwise keep growing
-			}
+		case out <- q:
+			q, size = nil, 0 // the consumer owns them now
+			p.queued.Store(0)
 		case <-p.quit:
 			return
+		}
+	}
+}
+
+// oneByOne passes the batches on as single lines, for Lines.
+func (p *Process) oneByOne() {
+	defer close(p.lines)
+	for batch := range p.batches {
+		for _, l := range batch {
+			select {
+			case p.lines <- l:
+			case <-p.quit:
+				return
+			}
 		}
 	}
 }

@@ -11,49 +11,33 @@ import (
 	"github.com/agentdesk/agentdesk/worker/claude"
 )
 
-// maxBatch bounds how many lines already waiting are taken together: one
-// store call and one queue send for all of them.
+// maxBatch bounds the entries of an imported batch (import.go); the
+// driver bounds the batches of CLI lines (claude.Process.Batches).
 const maxBatch = 256
-
-// maxBatchBytes ends a batch once its lines hold this much, so that a huge
-// line (a tool result of many MB) goes through the pipeline on its own,
-// not held together with the next ones.
-const maxBatchBytes = 1 << 20
 
 // read is the reader goroutine of one CLI process. It turns lines into
 // entries until stdout ends, then reports the exit.
 func (r *Runtime) read(p *claude.Process) {
 	defer r.exited(p)
-	r.consume(p, p.Lines())
+	r.consume(p, p.Batches())
 }
 
-// consume turns lines into entries and produces them, taking the lines
-// already waiting along in one batch, until lines closes or the runtime
-// stops.
-func (r *Runtime) consume(p *claude.Process, lines <-chan claude.Line) {
+// consume turns each batch of lines (all those waiting, taken together:
+// one store call and one queue send for them) into entries and produces
+// them, until batches closes or the runtime stops.
+func (r *Runtime) consume(p *claude.Process, batches <-chan []claude.Line) {
 	for {
-		// A line taken is a line held: leave it with the driver (whose
+		// Lines taken are lines held: leave them with the driver (whose
 		// queue then fills and stops the CLI) while the publisher is
 		// behind.
 		r.inflight.wait()
-		l, ok := <-lines
+		lines, ok := <-batches
 		if !ok {
 			return
 		}
-		es := r.entries(p, nil, l)
-		size := len(l.Raw)
-	drain:
-		for len(es) < maxBatch && size < maxBatchBytes {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					break drain
-				}
-				es = r.entries(p, es, l)
-				size += len(l.Raw)
-			default:
-				break drain
-			}
+		var es []entry
+		for _, l := range lines {
+			es = r.entries(p, es, l)
 		}
 		if len(es) == 0 {
 			continue
