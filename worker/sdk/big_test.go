@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/worker/hub"
 )
@@ -133,5 +134,35 @@ func TestStreamTurnBounded(t *testing.T) {
 	send(entry{kind: kStream, msg: []byte(stop), endsMessage: true}, entry{kind: kStream, msg: []byte(start)})
 	if n := attached(); n == 0 {
 		t.Fatal("the next message's stream events were not kept")
+	}
+}
+
+// TestMessagesPagedInBytes: a page of the REST history stops once it holds
+// 8 MiB (with hasMore), instead of loading up to 5,000 messages of any
+// size at once.
+func TestMessagesPagedInBytes(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	const n, size = 3, 5 << 20
+	var ids []string
+	for i := range n {
+		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+		msg := []byte(`{"type":"user","uuid":"` + id + `","x":"` + strings.Repeat("x", size) + `"}`)
+		if err := h.rt.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "user"}}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	for deadline := time.Now().Add(waitFor); h.rt.publishedSeq() < n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("published %d of %d messages", h.rt.publishedSeq(), n)
+		}
+	}
+	page, more, err := h.rt.Messages("", 0)
+	if err != nil || len(page) != 2 || !more {
+		t.Fatalf("first page: %d messages, more %v, %v; want 2 and more", len(page), more, err)
+	}
+	page, more, err = h.rt.Messages(ids[1], 0)
+	if err != nil || len(page) != 1 || more || !bytes.Contains(page[0], []byte(ids[2])) {
+		t.Fatalf("second page: %d messages, more %v, %v; want the last one", len(page), more, err)
 	}
 }
