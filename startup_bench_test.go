@@ -95,3 +95,46 @@ func buildStartupDB(b *testing.B, n int) string {
 	}
 	return path
 }
+
+// BenchmarkStartupSessions is the start-up cost with many idle sessions:
+// persist.Open plus Manager.Load and Close of n sessions with an sdk
+// worker each (no CLI runs), on a warm database file. -short uses 1,000.
+func BenchmarkStartupSessions(b *testing.B) {
+	sizes := []int{1_000, 10_000}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
+			path := buildSessionsDB(b, n)
+			b.ResetTimer()
+			for b.Loop() {
+				startOnce(b, path)
+			}
+		})
+	}
+}
+
+// buildSessionsDB creates n sessions with an sdk worker each, through the
+// manager, as POST /api/sessions does.
+func buildSessionsDB(tb testing.TB, n int) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	path := filepath.Join(dir, "agentdesk.db")
+	st, err := persist.Open(path, &persist.Options{NoSync: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer st.Close()
+	mgr := quietManager(st)
+	ctx := context.Background()
+	for range n {
+		if _, err := mgr.CreateSession(ctx, worker.CreateSessionRequest{Cwd: dir, Agent: "sdk"}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := mgr.Close(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}

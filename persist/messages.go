@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -28,12 +27,14 @@ type Message struct {
 }
 
 // encMsg is a message encoded in the caller's goroutine, so the writer only
-// does Puts. uuid aliases val.
+// does Puts. uuid aliases val. A large message's data is in chunks
+// (bigmsg.go), which alias the caller's Data.
 type encMsg struct {
-	seq  uint64
-	key  []byte // u64(seq)
-	uuid []byte
-	val  []byte
+	seq    uint64
+	key    []byte // u64(seq)
+	uuid   []byte
+	val    []byte
+	chunks [][]byte
 }
 
 // AppendMessages queues msgs for the log of workerID. The caller assigns
@@ -44,7 +45,8 @@ type encMsg struct {
 // last committed seq: a failed write never leaves a hole. The
 // returned channel receives exactly one value (nil or the error) once the
 // messages are committed or rejected. It blocks only while the write queue
-// is full. msgs may be reused as soon as it returns.
+// is full. msgs may be reused as soon as it returns; the Data of a message
+// over 256 KiB is stored without a copy and must not change until then.
 func (s *Store) AppendMessages(workerID string, msgs []Message) <-chan error {
 	recs, size, err := encodeMessages(workerID, msgs)
 	if err != nil {
@@ -76,12 +78,17 @@ func encodeMessages(workerID string, msgs []Message) ([]encMsg, int, error) {
 		if m.Seq == 0 || (i > 0 && m.Seq != msgs[i-1].Seq+1) {
 			return nil, 0, fmt.Errorf("seq %d: %w", m.Seq, ErrSeq)
 		}
-		val := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(m.UUID)+len(m.Data)), uint64(len(m.UUID)))
+		chunks := splitData(m.Data)
+		inline := m.Data
+		if chunks != nil {
+			inline = nil
+		}
+		val := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(m.UUID)+len(inline)), uint64(len(m.UUID)))
 		n := len(val)
-		val = append(append(val, m.UUID...), m.Data...)
+		val = append(append(val, m.UUID...), inline...)
 		key := binary.BigEndian.AppendUint64(keys[8*i:8*i], m.Seq)
-		recs[i] = encMsg{seq: m.Seq, key: key, uuid: val[n : n+len(m.UUID)], val: val}
-		size += len(val)
+		recs[i] = encMsg{seq: m.Seq, key: key, uuid: val[n : n+len(m.UUID)], val: val, chunks: chunks}
+		size += len(val) + len(m.Data) - len(inline)
 	}
 	if err := checkDistinct(msgs); err != nil {
 		return nil, 0, err
@@ -131,6 +138,9 @@ func (w *wtx) appendMessages(workerID []byte, recs []encMsg) error {
 		}
 		if err := uuids.Put(r.uuid, r.key); err != nil {
 			return fmt.Errorf("put uuid of seq %d: %w", r.seq, err)
+		}
+		if err := putChunks(wb, r.seq, r.chunks); err != nil {
+			return err
 		}
 	}
 	return wb.Put(kCount, u64(count+uint64(len(recs))))
@@ -203,29 +213,7 @@ func (s *Store) SeqOf(workerID, uuid string) (uint64, error) {
 // at most limit of them (limit <= 0: no limit). Data is copied out of the
 // transaction. An unknown worker has an empty log.
 func (s *Store) MessagesAfter(workerID string, afterSeq uint64, limit int) ([]Message, error) {
-	if limit <= 0 {
-		limit = math.MaxInt
-	}
-	var out []Message
-	err := s.view(func(tx *bolt.Tx) error {
-		wb := tx.Bucket(bMessages).Bucket([]byte(workerID))
-		if wb == nil || afterSeq == math.MaxUint64 {
-			return nil
-		}
-		c := wb.Bucket(kSeq).Cursor()
-		for k, v := c.Seek(u64(afterSeq + 1)); k != nil && len(out) < limit; k, v = c.Next() {
-			m, err := decodeMessage(k, v)
-			if err != nil {
-				return err
-			}
-			out = append(out, m)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("messages of %s after %d: %w", workerID, afterSeq, err)
-	}
-	return out, nil
+	return s.MessagesPage(workerID, afterSeq, limit, 0)
 }
 
 func decodeMessage(k, v []byte) (Message, error) {

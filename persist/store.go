@@ -20,7 +20,9 @@
 //	sessions   session id → value
 //	workers    session id → {worker id → value}
 //	messages   worker id → {"s": seq (big-endian u64) → uvarint(len uuid) uuid data,
-//	                        "u": uuid → seq, "n": message count}
+//	                        "u": uuid → seq, "n": message count,
+//	                        "b": seq|chunk (u64, u32) → data of a message over
+//	                             256 KiB, whose "s" value then holds no data}
 //	output     worker id → {"m": start|end|size (big-endian u64 each),
 //	                        "c": {chunk start offset (big-endian u64) → bytes},
 //	                        "r": offsets reserved for live output (big-endian u64)}

@@ -7,6 +7,7 @@
 #   scripts/bench-load.sh sdk-fanout --tabs 1,10,100
 #   FLOOD_RATE=20000 scripts/bench-load.sh sdk-fanout --tabs 1,10  # latency
 #   FLOOD=20000 scripts/bench-load.sh catchup --messages 1000,10000,100000
+#   BIG=12x30000000 scripts/bench-load.sh big --tabs 1   # BIG_KIND=tool|text|mixed
 set -euo pipefail
 scenario=${1:?usage: bench-load.sh SCENARIO [tool flags]}
 shift
@@ -26,7 +27,8 @@ go build -o "$tmp/agentdesk" .
 go build -o "$tmp/fakeclaude" ./internal/fakeclaude
 go build -o "$tmp/agentdesk-load" ./cmd/agentdesk-load
 mkdir -p "$tmp/home"
-HOME=$tmp/home FAKECLAUDE_FLOOD=${FLOOD:-20000} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-} "$tmp/agentdesk" --addr 127.0.0.1:0 \
+HOME=$tmp/home FAKECLAUDE_FLOOD=${FLOOD:-20000} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-} \
+  FAKECLAUDE_BIG=${BIG:-} FAKECLAUDE_BIG_KIND=${BIG_KIND:-} "$tmp/agentdesk" --addr 127.0.0.1:0 \
   --data-dir "$tmp/data" --claude "$tmp/fakeclaude" >"$tmp/out" 2>"$tmp/log" &
 pid=$!
 url=
@@ -37,5 +39,5 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [[ -n $url ]] || { echo "agentdesk printed no URL" >&2; cat "$tmp/log" >&2; exit 1; }
-echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), FAKECLAUDE_FLOOD=${FLOOD:-20000} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-unpaced}"
+echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), FAKECLAUDE_FLOOD=${FLOOD:-20000} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-unpaced}${BIG:+ FAKECLAUDE_BIG=$BIG ${BIG_KIND:-mixed}}"
 "$tmp/agentdesk-load" --url "$url" --pid "$pid" --scenario "$scenario" "$@"

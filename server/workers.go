@@ -123,11 +123,6 @@ func (s *Server) workerCancel(c echo.Context) error {
 	return c.JSON(http.StatusAccepted, map[string]bool{"cancelled": true})
 }
 
-type messagesAnswer struct {
-	Messages []json.RawMessage `json:"messages"`
-	HasMore  bool              `json:"hasMore"`
-}
-
 func (s *Server) workerMessages(c echo.Context) error {
 	limit := 500
 	if v := c.QueryParam("limit"); v != "" {
@@ -145,10 +140,31 @@ func (s *Server) workerMessages(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if msgs == nil {
-		msgs = []json.RawMessage{}
+	return writeMessages(c, msgs, more)
+}
+
+// writeMessages writes {"messages":[…],"hasMore":…} with msgs, valid JSON
+// objects built by the worker, as they are: c.JSON would validate and copy
+// every one of them into a buffer grown to the size of the answer.
+func writeMessages(c echo.Context, msgs []json.RawMessage, more bool) error {
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	w.WriteHeader(http.StatusOK)
+	sep := []byte(`{"messages":[`)
+	for _, m := range msgs {
+		if _, err := w.Write(sep); err != nil {
+			return nil // the client went away: nothing more to answer
+		}
+		if _, err := w.Write(m); err != nil {
+			return nil
+		}
+		sep = []byte{','}
 	}
-	return c.JSON(http.StatusOK, messagesAnswer{Messages: msgs, HasMore: more})
+	if len(msgs) == 0 {
+		_, _ = w.Write(sep)
+	}
+	_, _ = w.Write([]byte(`],"hasMore":` + strconv.FormatBool(more) + "}\n"))
+	return nil
 }
 
 func (s *Server) workerDiff(c echo.Context) error {

@@ -57,6 +57,15 @@ func (c *batchConn) Write(p []byte) (int, error) {
 	if !c.corked {
 		return len(p), c.sendLocked(p)
 	}
+	if len(p) >= flushAt {
+		// A large frame (a tool result of many MB, shared by every
+		// tab): send what is held, then the frame itself, without
+		// copying it into the batch.
+		if err := c.flushLocked(); err != nil {
+			return 0, err
+		}
+		return len(p), c.sendLocked(p)
+	}
 	c.buf = append(c.buf, p...)
 	if len(c.buf) >= flushAt {
 		return len(p), c.flushLocked()

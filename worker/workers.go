@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/google/uuid"
@@ -330,6 +331,11 @@ func (m *Manager) update(sid, wid string, fn func(*Info)) {
 	next := ws.info.clone()
 	fn(&next)
 	next.ID, next.SessionID, next.Kind = ws.info.ID, ws.info.SessionID, ws.info.Kind
+	if reflect.DeepEqual(next, ws.info) {
+		// Nothing changed (a restored worker found as it was stored): no
+		// write, which would cost a commit per worker at start-up.
+		return
+	}
 	if err := m.putWorker(next); err != nil {
 		m.log.Error("store worker update", "worker", wid, "err", err)
 	}

@@ -5,10 +5,10 @@
 //
 //	agentdesk-load --url 'http://127.0.0.1:7878/?token=…' --scenario sdk-fanout --tabs 1,10,100
 //
-// Scenarios: sdk-fanout, catchup, pty, sessions (see each file). The server
+// Scenarios: sdk-fanout, catchup, pty, sessions, echo, big (see each file). The server
 // must run with --claude pointing at internal/fakeclaude and, for sdk-fanout
 // and catchup, FAKECLAUDE_FLOOD=<n> in its environment (scripts/bench-load.sh
-// does both).
+// does both); for big, FAKECLAUDE_BIG=<n>x<bytes>.
 package main
 
 import (
@@ -40,6 +40,9 @@ type config struct {
 	pid      int
 	ptyBytes int
 	duration time.Duration
+	// sessions scenario
+	terminals, parallel int
+	keep                bool
 }
 
 func main() {
@@ -73,25 +76,31 @@ func run(args []string) error {
 		return runSessions(ctx, c, cfg)
 	case "echo":
 		return runEcho(ctx, c, cfg)
+	case "big":
+		return runBig(ctx, c, cfg)
 	}
-	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo)", cfg.scenario)
+	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big)", cfg.scenario)
 }
 
 func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("agentdesk-load", flag.ContinueOnError)
 	rawURL := fs.String("url", "", "agentdesk start-up URL, with ?token=")
-	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo")
-	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty)")
+	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big")
+	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty; big uses the first)")
 	msgs := fs.String("messages", "10000,100000", "stored message counts (catchup)")
 	sess := fs.String("sessions", "10,100,1000", "cumulative session counts (sessions)")
 	repeat := fs.Int("repeat", 5, "repetitions per size (catchup); the median is reported")
 	pid := fs.Int("pid", 0, "agentdesk's pid, to read its RSS from /proc")
 	ptyBytes := fs.Int("pty-bytes", 100_000_000, "bytes the terminal prints (pty)")
 	dur := fs.Duration("duration", 10*time.Minute, "cap on the whole run")
+	terminals := fs.Int("terminals", 2, "terminal workers per session (sessions)")
+	parallel := fs.Int("parallel", 1, "requests in flight creating sessions (sessions)")
+	keep := fs.Bool("keep", false, "leave the sessions in place at the end (sessions)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
-	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur}
+	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
+		terminals: max(*terminals, 0), parallel: *parallel, keep: *keep}
 	var err error
 	if cfg.base, cfg.token, err = parseURL(*rawURL); err != nil {
 		return config{}, err

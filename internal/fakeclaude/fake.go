@@ -39,6 +39,7 @@ type fake struct {
 	lastError bool
 	flood     int
 	floodRate int // lines a second; 0: as fast as possible
+	big       bigSpec
 	sessionID string
 	cwd       string
 }
@@ -64,6 +65,13 @@ func newFake(args []string) (*fake, error) {
 			return nil, fmt.Errorf("FAKECLAUDE_FLOOD_RATE: want lines a second, at least 1000: %q", n)
 		}
 		f.floodRate = v
+	}
+	if spec := os.Getenv("FAKECLAUDE_BIG"); spec != "" {
+		b, err := parseBig(spec, os.Getenv("FAKECLAUDE_BIG_KIND"))
+		if err != nil {
+			return nil, err
+		}
+		f.big = b
 	}
 	if path := os.Getenv("FAKECLAUDE_SCRIPT"); path != "" {
 		turns, err := loadScript(path)

@@ -19,6 +19,10 @@
 //   - FAKECLAUDE_FLOOD=<n>: init, n assistant lines as fast as possible,
 //     result (for benchmarks). FAKECLAUDE_FLOOD_RATE=<lines/s> paces them
 //     in 1 ms bursts and stamps each text with its write time in Unix ns.
+//   - FAKECLAUDE_BIG=<n>x<bytes>: init, n lines of about that many bytes
+//     each, result (for the memory benchmark). FAKECLAUDE_BIG_KIND=tool
+//     (user lines with a tool_result), text (assistant lines with one
+//     markdown text block) or mixed (the default: alternating).
 //
 // Other knobs: FAKECLAUDE_EXIT_AT_START=<code> prints an error to stderr and
 // exits; FAKECLAUDE_EXIT_ON=<subtype> exits 5 on that control request,

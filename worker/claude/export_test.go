@@ -7,3 +7,9 @@ func SetMaxLineSize(n int) (restore func()) {
 	maxLineSize = n
 	return func() { maxLineSize = old }
 }
+
+// QueuedBytes returns the bytes of the lines read and not yet taken.
+func (p *Process) QueuedBytes() int64 { return p.queued.Load() }
+
+// QueueLimit is the byte bound of the lines read and not yet taken.
+const QueueLimit = queuedBytes

@@ -33,6 +33,11 @@ type Line struct {
 	// Err is set when Raw could not be decoded (ErrBadLine) or was too long
 	// (ErrLineTooLong). The other fields are then empty.
 	Err error
+
+	// buf holds Raw at off, with room around it (see Wrap); nil when the
+	// line has none.
+	buf []byte
+	off int
 }
 
 // ParseLine decodes one stdout line. It never panics. The line must be a
@@ -95,42 +100,118 @@ func innerString(obj []byte, name string) (string, bool) {
 	return unquote(val)
 }
 
-// readLine returns the next line of r without its newline, as a new slice.
-// A line longer than limit is consumed to its end and returned cut to
-// tooLongPrefix bytes, with ErrLineTooLong. At the end of input it returns
-// the unterminated rest (if any) with io.EOF.
+// readLine returns the next line of r without its newline, as a new slice
+// of exactly its length. A line longer than limit is consumed to its end
+// and returned cut to tooLongPrefix bytes, with ErrLineTooLong. At the end
+// of input it returns the unterminated rest (if any) with io.EOF.
 func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	buf, off, err := readLineRoom(r, limit)
+	return buf[off:], err
+}
+
+// Room readLineRoom leaves around a line longer than the read buffer, for
+// Line.Wrap.
+const (
+	WrapHead = 64
+	WrapTail = 32
+)
+
+// readLineRoom is readLine, but a line longer than r's buffer comes in a
+// buffer that leaves WrapHead bytes before it (at off) and WrapTail after.
+func readLineRoom(r *bufio.Reader, limit int) (buf []byte, off int, err error) {
 	chunk, err := r.ReadSlice('\n')
 	if err == nil && len(chunk) <= limit+1 {
 		// The common case: the line fits in the buffer. One copy.
-		return bytes.Clone(chunk[:len(chunk)-1]), nil
+		return bytes.Clone(chunk[:len(chunk)-1]), 0, nil
 	}
-	var line []byte
+	// A long line: keep copies of the buffer's pieces and join them once
+	// at the end, so the line costs twice its size in allocations, never
+	// more (growing one slice by append allocates about five times a
+	// 30 MB line, its garbage then held until the next GC).
+	var parts [][]byte
 	n := 0 // length of the line so far, newline excluded
 	for {
 		data := chunk
 		if err == nil {
 			data = chunk[:len(chunk)-1]
 		}
-		n += len(data)
-		if n <= limit {
-			line = append(line, data...)
-		} else if len(line) < tooLongPrefix {
-			line = append(line, data[:min(len(data), tooLongPrefix-len(line))]...)
+		switch {
+		case n+len(data) <= limit:
+			parts = append(parts, bytes.Clone(data))
+		case n <= limit:
+			// Too long from here: keep only the start, for the log.
+			parts = [][]byte{head(append(parts, data), tooLongPrefix)}
 		}
+		n += len(data)
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			break
 		}
 		chunk, err = r.ReadSlice('\n')
 	}
-	switch {
-	case n > limit:
-		return line[:min(len(line), tooLongPrefix)], ErrLineTooLong
-	case err == nil:
-		return line, nil
-	case err == io.EOF && n == 0:
-		return nil, io.EOF
-	default:
-		return line, err
+	if n > limit {
+		return join(parts), 0, ErrLineTooLong
 	}
+	buf = joinRoom(parts)
+	switch {
+	case err == nil:
+		return buf, WrapHead, nil
+	case err == io.EOF && n == 0:
+		return nil, 0, io.EOF
+	default:
+		return buf, WrapHead, err
+	}
+}
+
+// join returns the concatenation of parts in one allocation of exactly
+// its size (nil for nothing).
+func join(parts [][]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]byte, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// joinRoom is join with WrapHead bytes of room before and WrapTail after.
+func joinRoom(parts [][]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, WrapHead, WrapHead+n+WrapTail)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// head returns the first n bytes (or fewer) of parts joined.
+func head(parts [][]byte, n int) []byte {
+	out := make([]byte, 0, n)
+	for _, p := range parts {
+		out = append(out, p[:min(len(p), n-len(out))]...)
+	}
+	return out
+}
+
+// Wrap returns prefix, the line and suffix as one slice. For a long line
+// (over 64 KiB) the driver leaves room around it, and Wrap builds the
+// result in the line's own buffer instead of copying many MB; without room
+// (or for a prefix over WrapHead or a suffix over WrapTail) it returns
+// false. It writes the room: call it at most once per Line.
+func (l Line) Wrap(prefix, suffix []byte) ([]byte, bool) {
+	end := l.off + len(l.Raw)
+	if l.buf == nil || len(prefix) > l.off || len(suffix) > cap(l.buf)-end {
+		return nil, false
+	}
+	start := l.off - len(prefix)
+	copy(l.buf[start:l.off], prefix)
+	return append(l.buf[start:end], suffix...), true
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/agentdesk/agentdesk/worker/childproc"
@@ -17,10 +18,11 @@ import (
 // Close, which reaps the child and waits for the goroutines Start began.
 //
 // All methods may be called concurrently. Writes to stdin are serialized,
-// each one a whole line. Lines must be drained by one consumer: the stdout
-// reader blocks while the channel is full, which pauses the CLI. Keep
-// draining while Close runs (the CLI finishes its turn after stdin closes);
-// once the process is gone, undelivered lines are dropped.
+// each one a whole line. Lines (or Batches) must be drained by one
+// consumer: the stdout reader stops while 4 MiB of lines wait, which
+// pauses the CLI. Keep draining while Close runs (the CLI finishes its
+// turn after stdin closes); once the process is gone, undelivered lines
+// are dropped.
 type Process struct {
 	opts  Options
 	cmd   *exec.Cmd
@@ -32,7 +34,12 @@ type Process struct {
 
 	writeMu sync.Mutex // serializes stdin writes
 
-	lines      chan Line
+	read       chan Line   // the reader's lines, to forward
+	room       chan credit // forward's credit for the reader
+	batches    chan []Line // what forward passes on: Batches
+	lines      chan Line   // Lines, when used (oneByOne)
+	linesOnce  sync.Once
+	queued     atomic.Int64  // bytes of the lines forward holds
 	readDone   chan struct{} // closed after stdout EOF, once pending replies are delivered
 	stderrDone chan struct{} // closed after stderr EOF
 	done       chan struct{} // closed once the child is reaped
@@ -68,7 +75,10 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	}
 	p := &Process{
 		opts:       o,
-		lines:      make(chan Line, 256),
+		read:       make(chan Line),
+		room:       make(chan credit),
+		batches:    make(chan []Line),
+		lines:      make(chan Line),
 		readDone:   make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		done:       make(chan struct{}),
@@ -98,6 +108,7 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	p.ident = childproc.Identify(p.pid, o.Marker)
 	p.wg.Go(p.wait)
 	p.wg.Go(p.readStdout)
+	p.wg.Go(func() { p.forward(p.read) })
 	p.wg.Go(p.drainStderr)
 	return p, nil
 }
@@ -195,11 +206,20 @@ func (p *Process) Pid() int { return p.pid }
 // record keeps.
 func (p *Process) Ident() childproc.Ident { return p.ident }
 
-// Lines delivers every stdout line in order, except the control_response
-// lines answering this driver's own Control calls. CLI-initiated
-// control_request lines (can_use_tool) are delivered; answer them with
-// Respond. The channel is closed after stdout EOF, or after Close.
-func (p *Process) Lines() <-chan Line { return p.lines }
+// Batches delivers every stdout line in order, except the control_response
+// lines answering this driver's own Control calls, as batches: each one
+// holds every line read and not yet taken (at most 256 lines, and 4 MiB
+// plus one line); the receiver owns it. CLI-initiated control_request
+// lines (can_use_tool) are delivered; answer them with Respond. The
+// channel is closed after stdout EOF, or after Close. Use Batches or
+// Lines, not both.
+func (p *Process) Batches() <-chan []Line { return p.batches }
+
+// Lines is Batches one line at a time. Call it before Close.
+func (p *Process) Lines() <-chan Line {
+	p.linesOnce.Do(func() { p.wg.Go(p.oneByOne) })
+	return p.lines
+}
 
 // Done is closed once the process has exited and been reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }

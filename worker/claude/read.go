@@ -18,14 +18,18 @@ var maxLineSize = MaxLineSize
 
 // readStdout turns stdout into Lines until EOF (or until Close unblocks it).
 func (p *Process) readStdout() {
-	defer close(p.lines)
+	defer close(p.read)
 	// Pending Control calls see readDone: no reply can come anymore.
 	defer close(p.readDone)
 	r := bufio.NewReaderSize(p.stdout, 64<<10)
-	for {
-		raw, err := readLine(r, p.maxLine)
+	var c credit
+	for p.take(&c) {
+		buf, off, err := readLineRoom(r, p.maxLine)
+		raw := buf[off:]
+		c.bytes -= len(raw)
+		c.lines--
 		if err == nil || len(raw) > 0 || errors.Is(err, ErrLineTooLong) {
-			p.dispatch(raw, err)
+			p.dispatch(buf, off, err)
 		}
 		if err != nil && !errors.Is(err, ErrLineTooLong) {
 			return
@@ -33,8 +37,10 @@ func (p *Process) readStdout() {
 	}
 }
 
-// dispatch hands a reply to its Control call, or the line to Lines.
-func (p *Process) dispatch(raw []byte, readErr error) {
+// dispatch hands a reply to its Control call, or the line (buf[off:]) to
+// Lines.
+func (p *Process) dispatch(buf []byte, off int, readErr error) {
+	raw := buf[off:]
 	var l Line
 	if readErr != nil && !errors.Is(readErr, io.EOF) {
 		l = Line{Raw: raw, Err: readErr}
@@ -45,18 +51,17 @@ func (p *Process) dispatch(raw []byte, readErr error) {
 		var err error
 		l, err = ParseLine(raw)
 		l.Err = err
+		if err == nil && off > 0 {
+			l.buf, l.off = buf, off
+		}
 	}
 	if l.Type == "control_response" && p.deliverReply(l) {
 		return
 	}
+	// forward takes every line read on its credit, unless Close has given
+	// up on the consumer.
 	select {
-	case p.lines <- l:
-		return
-	default:
-	}
-	// Full: wait for the consumer, unless Close has given up on it.
-	select {
-	case p.lines <- l:
+	case p.read <- l:
 	case <-p.quit:
 	}
 }

@@ -148,11 +148,15 @@ func (s *Sub) Close() {
 	s.h.remove(s)
 }
 
-// push queues f; false means the queue is full.
+// push queues f; false means the queue is full. A queue under
+// MaxQueueBytes takes one more frame of any size, so it holds at most
+// MaxQueueBytes plus one frame: a frame larger than the bound (a huge
+// tool result) is shared with every subscriber and must not kick the
+// ones that keep up.
 func (s *Sub) push(f Frame) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.q) >= s.limit || s.qBytes+len(f.Data) > MaxQueueBytes {
+	if len(s.q) >= s.limit || s.qBytes >= MaxQueueBytes {
 		return false
 	}
 	s.q = append(s.q, f)

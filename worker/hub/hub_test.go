@@ -188,12 +188,40 @@ func TestByteBoundKicks(t *testing.T) {
 	h := New(0)
 	s, _ := h.Subscribe(0)
 	big := Frame{Binary: true, Data: make([]byte, MaxQueueBytes/4+1)}
-	for i := 1; i <= 4; i++ {
+	for i := 1; i <= 5; i++ {
 		h.Publish(uint64(i), big)
 	}
 	<-s.Done()
-	if !s.Kicked() || s.Len() != 3 {
-		t.Fatalf("kicked=%v with %d frames queued, want kicked with 3", s.Kicked(), s.Len())
+	// The fourth frame went into a queue still under the bound.
+	if !s.Kicked() || s.Len() != 4 {
+		t.Fatalf("kicked=%v with %d frames queued, want kicked with 4", s.Kicked(), s.Len())
+	}
+}
+
+// TestHugeFrameReachesReader checks that a frame larger than the byte
+// bound reaches a subscriber that keeps up (it used to kick every
+// subscriber of the worker), and that one already behind is kicked.
+func TestHugeFrameReachesReader(t *testing.T) {
+	h := New(0)
+	fast, _ := h.Subscribe(0)
+	slow, _ := h.Subscribe(0)
+	h.Publish(1, Frame{Data: make([]byte, MaxQueueBytes)})
+	if got := recv(t, fast); len(got.Data) != MaxQueueBytes {
+		t.Fatalf("got %d bytes", len(got.Data))
+	}
+	huge := Frame{Data: make([]byte, 3*MaxQueueBytes)}
+	h.Publish(2, huge)
+	if got := recv(t, fast); len(got.Data) != len(huge.Data) {
+		t.Fatalf("got %d bytes, want %d", len(got.Data), len(huge.Data))
+	}
+	select {
+	case <-fast.Done():
+		t.Fatal("a subscriber that kept up was kicked")
+	default:
+	}
+	<-slow.Done()
+	if !slow.Kicked() || slow.Len() != 1 {
+		t.Fatalf("slow: kicked=%v with %d frames, want kicked with 1", slow.Kicked(), slow.Len())
 	}
 }
 

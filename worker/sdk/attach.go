@@ -11,8 +11,16 @@ import (
 	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
-// replayPage is how many stored messages a replay reads per transaction.
-const replayPage = 500
+// replayPage is how many stored messages a replay reads per transaction,
+// and replayPageBytes how much data: a page of 30 MB tool results holds one.
+const (
+	replayPage      = 500
+	replayPageBytes = 4 << 20
+)
+
+// messagesPageBytes bounds the data of one Messages answer: it holds fewer
+// than limit messages (with hasMore) rather than hundreds of MB.
+const messagesPageBytes = 8 << 20
 
 // Messages page sizes of API.md.
 const (
@@ -92,7 +100,7 @@ func (r *Runtime) replayStored(ctx context.Context, from, to uint64, lastUUID st
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		msgs, err := r.store.MessagesAfter(r.wid, from, int(min(to-from, replayPage)))
+		msgs, err := r.store.MessagesPage(r.wid, from, int(min(to-from, replayPage)), replayPageBytes)
 		if err != nil {
 			return "", fmt.Errorf("replay sdk messages: %w", err)
 		}
@@ -135,23 +143,28 @@ func (r *Runtime) Messages(after string, limit int) ([]json.RawMessage, bool, er
 		afterSeq = seq
 	}
 	published := r.publishedSeq()
-	msgs, err := r.store.MessagesAfter(r.wid, afterSeq, limit+1)
+	msgs, err := r.store.MessagesPage(r.wid, afterSeq, limit, messagesPageBytes)
 	if err != nil {
 		return nil, false, fmt.Errorf("list sdk messages: %w", err)
 	}
-	out := make([]json.RawMessage, 0, min(len(msgs), limit))
-	for _, m := range msgs {
-		if m.Seq > published || len(out) == limit {
+	out := make([]json.RawMessage, 0, len(msgs))
+	last := afterSeq
+	for i := range msgs {
+		m := &msgs[i]
+		if m.Seq > published {
 			break
 		}
 		el, err := restElement(m.Data)
 		if err != nil {
 			return nil, false, fmt.Errorf("list sdk messages: %w", err)
 		}
+		m.Data = nil // el holds it: one copy of a large page at a time
 		out = append(out, el)
+		last = m.Seq
 	}
-	hasMore := len(msgs) > limit && msgs[limit].Seq <= published
-	return out, hasMore, nil
+	// Every message up to published is stored, so more follow exactly when
+	// the page ended before it.
+	return out, last < published && len(out) > 0, nil
 }
 
 // clientFrame is any frame a tab sends on the sdk socket.

@@ -115,9 +115,9 @@ func benchPipeline(b *testing.B, perMs int) {
 			}
 		})
 	}
-	in := make(chan claude.Line, 256) // the driver's channel size
+	in := make(chan claude.Line, 256)
 	var rd sync.WaitGroup
-	rd.Go(func() { r.consume(nil, in) })
+	rd.Go(func() { r.consume(nil, batched(in)) })
 
 	b.ResetTimer()
 	start := time.Now()
@@ -157,7 +157,7 @@ func BenchmarkCatchUp10k(b *testing.B) {
 	r := benchRuntime(b)
 	in := make(chan claude.Line, 256)
 	var rd sync.WaitGroup
-	rd.Go(func() { r.consume(nil, in) })
+	rd.Go(func() { r.consume(nil, batched(in)) })
 	for i := range total {
 		in <- benchLine(i)
 	}
@@ -185,4 +185,31 @@ func BenchmarkCatchUp10k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/replay")
+}
+
+// batched hands the lines of in on as the driver does
+// (claude.Process.Batches): every line waiting, at most 256, in one batch.
+// It ends when in closes.
+func batched(in <-chan claude.Line) <-chan []claude.Line {
+	out := make(chan []claude.Line)
+	go func() {
+		defer close(out)
+		for l := range in {
+			batch := []claude.Line{l}
+		more:
+			for len(batch) < 256 {
+				select {
+				case l, ok := <-in:
+					if !ok {
+						break more
+					}
+					batch = append(batch, l)
+				default:
+					break more
+				}
+			}
+			out <- batch
+		}
+	}()
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/claude"
 	"github.com/agentdesk/agentdesk/worker/markdown"
 )
 
@@ -17,20 +18,49 @@ import (
 // can turn a stored frame into a REST element by slicing it off.
 const framePrefix = `{"type":"sdk-message",`
 
-// sdkFrame builds {"type":"sdk-message","seq":N,"message":msg[,"html":html]}
-// in one allocation. msg and html must be valid JSON.
-func sdkFrame(seq uint64, msg, html []byte) []byte {
-	b := make([]byte, 0, len(framePrefix)+32+len(msg)+len(html))
-	b = append(b, framePrefix...)
-	b = append(b, `"seq":`...)
-	b = strconv.AppendUint(b, seq, 10)
-	b = append(b, `,"message":`...)
+// htmlTruncatedField marks a frame whose html leaves out text blocks that
+// were too long to render (see maxHTMLText).
+const htmlTruncatedField = `,"htmlTruncated":true`
+
+// sdkFrame builds {"type":"sdk-message","seq":N,"message":msg[,"html":html]
+// [,"htmlTruncated":true]} in one allocation. msg and html must be valid
+// JSON.
+func sdkFrame(seq uint64, msg, html []byte, htmlTruncated bool) []byte {
+	b := make([]byte, 0, len(framePrefix)+len(htmlTruncatedField)+40+len(msg)+len(html))
+	b = frameHead(b, seq)
 	b = append(b, msg...)
 	if len(html) > 0 {
 		b = append(b, `,"html":`...)
 		b = append(b, html...)
 	}
+	return frameTail(b, htmlTruncated)
+}
+
+// frameHead appends what precedes the message in a frame.
+func frameHead(b []byte, seq uint64) []byte {
+	b = append(b, framePrefix...)
+	b = append(b, `"seq":`...)
+	b = strconv.AppendUint(b, seq, 10)
+	return append(b, `,"message":`...)
+}
+
+// frameTail appends what follows the message (and html) in a frame.
+func frameTail(b []byte, htmlTruncated bool) []byte {
+	if htmlTruncated {
+		b = append(b, htmlTruncatedField...)
+	}
 	return append(b, '}')
+}
+
+// lineFrame is sdkFrame for a CLI line without html: built around the line
+// in its own buffer when the driver left room (a line over 64 KiB), so a
+// tool result of 30 MB is not copied once more.
+func lineFrame(seq uint64, l claude.Line, htmlTruncated bool) []byte {
+	var head, tail [claude.WrapHead]byte
+	if f, ok := l.Wrap(frameHead(head[:0], seq), frameTail(tail[:0], htmlTruncated)); ok {
+		return f
+	}
+	return sdkFrame(seq, l.Raw, nil, htmlTruncated)
 }
 
 // restElement turns a stored frame into a REST messages element: the same
@@ -89,26 +119,62 @@ type assistantLine struct {
 	} `json:"message"`
 }
 
+// maxHTMLText bounds the markdown text rendered per message: goldmark's
+// tree and the html cost many times the text, so a 30 MB answer would cost
+// hundreds of MB to render, for a page no browser lays out. Text blocks
+// past it (in content order) get no html; their text stays in the message.
+const maxHTMLText = 1 << 20
+
+// maxSlowRender bounds the lines renderHTML decodes with encoding/json when
+// textBlocks cannot: that decode costs several times the line.
+const maxSlowRender = 4 * maxHTMLText
+
 // renderHTML returns {"<content index>":"<html>"} for the text blocks of
-// an assistant line, or nil when it has none. The bytes are those of
-// json.Marshal of a map[string]string.
-func renderHTML(raw []byte) ([]byte, error) {
+// an assistant line, or nil when it has none, and whether it left blocks
+// out (maxHTMLText). The bytes are those of json.Marshal of a
+// map[string]string.
+func renderHTML(raw []byte) (html []byte, truncated bool, err error) {
 	// A text block holds the string "text" (its type), however the JSON is
 	// spaced; tool_use and thinking lines usually do not, and skip the
 	// decode.
 	if !bytes.Contains(raw, []byte(`"text"`)) {
-		return nil, nil
+		return nil, false, nil
 	}
 	blocks, ok := textBlocks(raw)
 	if !ok {
-		var err error
+		if len(raw) > maxSlowRender {
+			return nil, true, nil
+		}
 		if blocks, err = decodeTextBlocks(raw); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
+	blocks, truncated = withinBudget(blocks)
 	if len(blocks) == 0 {
-		return nil, nil
+		return nil, truncated, nil
 	}
+	html, err = blocksHTML(blocks)
+	return html, truncated, err
+}
+
+// withinBudget keeps the blocks, in content order, whose text fits in
+// what maxHTMLText leaves, and reports whether it dropped any.
+func withinBudget(blocks []textBlock) ([]textBlock, bool) {
+	left, dropped := maxHTMLText, false
+	out := blocks[:0]
+	for _, c := range blocks {
+		if c.big || len(c.text) > left {
+			dropped = true
+			continue
+		}
+		left -= len(c.text)
+		out = append(out, c)
+	}
+	return out, dropped
+}
+
+// blocksHTML renders blocks into the html object.
+func blocksHTML(blocks []textBlock) ([]byte, error) {
 	// Map keys are marshalled in string order ("10" before "2").
 	keys := make([]string, len(blocks))
 	for i, c := range blocks {
@@ -150,7 +216,7 @@ func decodeTextBlocks(raw []byte) ([]textBlock, error) {
 	var blocks []textBlock
 	for i, c := range a.Message.Content {
 		if c.Type == "text" && c.Text != "" {
-			blocks = append(blocks, textBlock{index: i, text: c.Text})
+			blocks = append(blocks, newTextBlock(i, c.Text))
 		}
 	}
 	return blocks, nil

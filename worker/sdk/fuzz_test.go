@@ -56,14 +56,14 @@ func FuzzLineToFrame(f *testing.F) {
 		if err := json.Unmarshal(msg, &got); err != nil || got.UUID != "0190a000-0000-7000-8000-000000000000" {
 			t.Fatalf("withUUID(%s) = %s (%v)", line, msg, err)
 		}
-		html, err := renderHTML(msg)
+		html, truncated, err := renderHTML(msg)
 		if err == nil && html != nil {
 			var m map[string]string
 			if err := json.Unmarshal(html, &m); err != nil || len(m) == 0 {
 				t.Fatalf("html %s: %v", html, err)
 			}
 		}
-		frame := sdkFrame(7, msg, html)
+		frame := sdkFrame(7, msg, html, truncated)
 		el, err := restElement(frame)
 		if err != nil || !json.Valid(frame) || !json.Valid(el) {
 			t.Fatalf("frame %s / element %s: %v", frame, el, err)

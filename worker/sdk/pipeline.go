@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/claude"
 	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
@@ -34,10 +35,16 @@ const (
 type entry struct {
 	kind kind
 	// kStored: the CLI line (or user message) with its uuid, its type and
-	// the rendered html (nil when none). produce fills seq and frame.
-	msg, html []byte
-	uuid, typ string
-	seq       uint64
+	// the rendered html (nil when none; htmlTruncated when blocks were
+	// left out). produce fills seq and frame, and drops msg once the frame
+	// holds it.
+	msg, html     []byte
+	htmlTruncated bool
+	uuid, typ     string
+	seq           uint64
+	// line is the CLI line msg is, when msg is it unchanged: its frame can
+	// then be built in the line's buffer (lineFrame).
+	line claude.Line
 	// history marks a stored message imported from the session file
 	// (import.go): a past turn, so the running turn and the activity are
 	// left alone.
@@ -57,6 +64,7 @@ type batch struct {
 	commit  <-chan error
 	first   uint64
 	epoch   uint64
+	size    int // frame bytes, held in r.inflight until published
 	// ack, when set, receives the commit's result (nil when nothing is
 	// stored) once the batch is published: produceCommitted waits on it.
 	ack chan<- error
@@ -97,6 +105,7 @@ func (r *Runtime) produceAck(es []entry, ack chan<- error) error {
 	r.applyRollback()
 	b := batch{entries: es, epoch: r.epoch, ack: ack}
 	var msgs []persist.Message
+	size := 0
 	for i := range es {
 		e := &es[i]
 		if e.kind == kStored {
@@ -105,23 +114,40 @@ func (r *Runtime) produceAck(es []entry, ack chan<- error) error {
 				b.first = r.seq
 			}
 			e.seq = r.seq
-			e.frame = sdkFrame(e.seq, e.msg, e.html)
+			if e.line.Raw != nil && e.html == nil {
+				e.frame = lineFrame(e.seq, e.line, e.htmlTruncated)
+			} else {
+				e.frame = sdkFrame(e.seq, e.msg, e.html, e.htmlTruncated)
+			}
 			msgs = append(msgs, persist.Message{Seq: e.seq, UUID: e.uuid, Data: e.frame})
 		} else if e.kind == kStream {
-			e.frame = sdkFrame(r.seq, e.msg, nil)
+			e.frame = sdkFrame(r.seq, e.msg, nil, false)
 		}
+		e.msg, e.html, e.line = nil, nil, claude.Line{} // the frame holds them: let a large line go
+		size += len(e.frame)
 	}
+	r.inflight.acquire(size) // the publisher drains: this ends
+	b.size = size
 	if len(msgs) > 0 {
 		b.commit = r.store.AppendMessages(r.wid, msgs)
+	}
+	if r.queue == nil {
+		r.queue = make(chan batch, queueLen)
+		q := r.queue
+		r.wg.Go(func() { r.publish(q) })
 	}
 	r.queue <- b
 	return nil
 }
 
-// publish is the publisher goroutine: it ends when the queue is closed and
-// drained.
-func (r *Runtime) publish() {
-	for b := range r.queue {
+// publish is the publisher goroutine of queue q: it ends when q is closed
+// and drained, or once the worker is idle and q empty (nextBatch).
+func (r *Runtime) publish(q chan batch) {
+	for {
+		b, ok := r.nextBatch(q)
+		if !ok {
+			return
+		}
 		var err error
 		if b.commit != nil {
 			if err = <-b.commit; err != nil {
@@ -139,6 +165,7 @@ func (r *Runtime) publish() {
 			}
 		}
 		r.pubMu.Unlock()
+		r.inflight.release(b.size)
 		if changed {
 			r.activityChanged()
 		}
@@ -146,6 +173,30 @@ func (r *Runtime) publish() {
 			b.ack <- err
 		}
 	}
+}
+
+// nextBatch waits for q's next batch. It returns false when q is closed
+// and drained, or when the worker is idle with nothing queued: then the
+// publisher ends and gives q up, and the next produce starts another.
+func (r *Runtime) nextBatch(q chan batch) (batch, bool) {
+	select {
+	case b, ok := <-q:
+		return b, ok
+	default:
+	}
+	if r.Activity() == worker.ActivityIdle {
+		r.seqMu.Lock()
+		idle := len(q) == 0 && r.queue == q
+		if idle {
+			r.queue = nil
+		}
+		r.seqMu.Unlock()
+		if idle {
+			return batch{}, false
+		}
+	}
+	b, ok := <-q
+	return b, ok
 }
 
 // dropStored replaces the stored entries of a batch whose commit failed by
@@ -182,19 +233,14 @@ func (r *Runtime) applyLocked(e *entry) bool {
 			break
 		}
 		if e.typ == "result" {
-			r.turn, r.inTurn = nil, false
+			r.clearTurnLocked()
+			r.inTurn = false
 		} else {
 			r.inTurn = true
 		}
 	case kStream:
 		r.inTurn = true
-		r.turn = append(r.turn, e.frame)
-		if e.endsMessage {
-			// Every block of the message is stored by now (the CLI sends
-			// a block's complete line before its content_block_stop):
-			// a tab attaching later gets them from the log.
-			r.turn = nil
-		}
+		r.keepStreamLocked(e)
 	case kAsk:
 		r.pending = append(r.pending, e.perm)
 	case kResolved:
@@ -203,7 +249,8 @@ func (r *Runtime) applyLocked(e *entry) bool {
 		for _, p := range r.pending {
 			r.hub.Publish(cursor, hub.Frame{Data: resolvedFrame(p.id, "deny")})
 		}
-		r.pending, r.turn, r.inTurn = nil, nil, false
+		r.pending, r.inTurn = nil, false
+		r.clearTurnLocked()
 	}
 	r.cursor = cursor
 	if e.frame != nil {

@@ -11,34 +11,33 @@ import (
 	"github.com/agentdesk/agentdesk/worker/claude"
 )
 
-// maxBatch bounds how many lines already waiting are taken together: one
-// store call and one queue send for all of them.
+// maxBatch bounds the entries of an imported batch (import.go); the
+// driver bounds the batches of CLI lines (claude.Process.Batches).
 const maxBatch = 256
 
 // read is the reader goroutine of one CLI process. It turns lines into
 // entries until stdout ends, then reports the exit.
 func (r *Runtime) read(p *claude.Process) {
 	defer r.exited(p)
-	r.consume(p, p.Lines())
+	r.consume(p, p.Batches())
 }
 
-// consume turns lines into entries and produces them, taking the lines
-// already waiting along in one batch, until lines closes or the runtime
-// stops.
-func (r *Runtime) consume(p *claude.Process, lines <-chan claude.Line) {
-	for l := range lines {
-		es := r.entries(p, nil, l)
-	drain:
-		for len(es) < maxBatch {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					break drain
-				}
-				es = r.entries(p, es, l)
-			default:
-				break drain
-			}
+// consume turns each batch of lines (all those waiting, taken together:
+// one store call and one queue send for them) into entries and produces
+// them, until batches closes or the runtime stops.
+func (r *Runtime) consume(p *claude.Process, batches <-chan []claude.Line) {
+	for {
+		// Lines taken are lines held: leave them with the driver (whose
+		// queue then fills and stops the CLI) while the publisher is
+		// behind.
+		r.inflight.wait()
+		lines, ok := <-batches
+		if !ok {
+			return
+		}
+		var es []entry
+		for _, l := range lines {
+			es = r.entries(p, es, l)
 		}
 		if len(es) == 0 {
 			continue
@@ -96,7 +95,11 @@ func (r *Runtime) stored(es []entry, l claude.Line) []entry {
 		id = fresh
 	}
 	r.seen.add(id)
-	return append(es, entry{kind: kStored, msg: msg, uuid: id, typ: l.Type})
+	e := entry{kind: kStored, msg: msg, uuid: id, typ: l.Type}
+	if id == l.UUID {
+		e.line = l // msg is the line itself
+	}
+	return append(es, e)
 }
 
 // minParallel is the number of assistant lines in a batch from which
@@ -133,11 +136,11 @@ func (r *Runtime) renderAll(es []entry) {
 }
 
 func (r *Runtime) render(e *entry) {
-	html, err := renderHTML(e.msg)
+	html, truncated, err := renderHTML(e.msg)
 	if err != nil {
 		r.log.Warn("render assistant markdown", "err", err)
 	}
-	e.html = html
+	e.html, e.htmlTruncated = html, truncated
 }
 
 // isMessageStop reports whether a stream_event wraps message_stop.
@@ -160,17 +163,17 @@ func isMessageStop(raw []byte) bool {
 const recentIDsLen = 4096
 
 // recentIDs is a bounded set of the last uuids seen, safe for concurrent
-// use (a new CLI's reader may start while the last one finishes).
+// use (a new CLI's reader may start while the last one finishes). It
+// grows as uuids come, so a worker never used holds nothing.
 type recentIDs struct {
 	mu   sync.Mutex
-	ring []string
+	max  int
+	ring []string // grows to max, then wraps at next
 	next int
 	set  map[string]struct{}
 }
 
-func newRecentIDs(n int) *recentIDs {
-	return &recentIDs{ring: make([]string, n), set: make(map[string]struct{}, n)}
-}
+func newRecentIDs(n int) *recentIDs { return &recentIDs{max: n} }
 
 func (s *recentIDs) has(id string) bool {
 	s.mu.Lock()
@@ -182,10 +185,15 @@ func (s *recentIDs) has(id string) bool {
 func (s *recentIDs) add(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old := s.ring[s.next]; old != "" {
-		delete(s.set, old)
+	if s.set == nil {
+		s.set = make(map[string]struct{})
 	}
-	s.ring[s.next] = id
+	if len(s.ring) < s.max {
+		s.ring = append(s.ring, id)
+	} else {
+		delete(s.set, s.ring[s.next])
+		s.ring[s.next] = id
+		s.next = (s.next + 1) % s.max
+	}
 	s.set[id] = struct{}{}
-	s.next = (s.next + 1) % len(s.ring)
 }

@@ -67,12 +67,13 @@ type Runtime struct {
 	recMu    sync.Mutex
 	recorded *claude.Process
 
-	seqMu   sync.Mutex // guards seq, epoch, queue sends and qClosed (see produce)
-	seq     uint64
-	epoch   uint64 // numbering epoch, see rollback.go
-	queue   chan batch
-	qClosed bool
-	seen    *recentIDs // uuids lately stored, see stored
+	seqMu    sync.Mutex // guards seq, epoch, queue (and sends on it) and qClosed (see produce)
+	seq      uint64
+	epoch    uint64     // numbering epoch, see rollback.go
+	queue    chan batch // nil while no publisher runs
+	qClosed  bool
+	inflight *budget    // frame bytes queued for the publisher
+	seen     *recentIDs // uuids lately stored, see stored
 
 	rbMu     sync.Mutex // guards rb
 	rb       *rollback  // set by the publisher, applied by produce
@@ -84,7 +85,9 @@ type Runtime struct {
 	pubMu    sync.Mutex
 	hub      *hub.Hub
 	cursor   uint64   // seq of the last published stored message
-	turn     [][]byte // stream_event frames of the running turn
+	turn     [][]byte // stream_event frames of the message being streamed
+	turnSize int      // their bytes
+	turnCut  bool     // over maxTurnBytes: none kept until the message ends
 	inTurn   bool
 	pending  []*permission
 	activity worker.Activity
@@ -93,8 +96,11 @@ type Runtime struct {
 	// (or none is to be imported): user messages wait for it.
 	imported chan struct{}
 
-	dirty chan struct{} // activity changed: tell the manager
-	quit  chan struct{} // closed when the publisher ends: so does the reporter
+	// repMu guards the reporter: dirty when the activity changed since it
+	// last told the manager, reporting while it runs (see activityChanged).
+	repMu     sync.Mutex
+	dirty     bool
+	reporting bool
 
 	wg       sync.WaitGroup // publisher, activity reporter, history import
 	readers  sync.WaitGroup // one per CLI process; Go only under mu while !stopped
@@ -132,13 +138,11 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		log:      env.Log,
 		readOnly: env.Info.Status == worker.StatusStopped,
 		seq:      last,
-		queue:    make(chan batch, queueLen),
+		inflight: newBudget(maxInflight),
 		hub:      hub.New(last),
 		cursor:   last,
 		activity: worker.ActivityIdle,
 		imported: make(chan struct{}),
-		dirty:    make(chan struct{}, 1),
-		quit:     make(chan struct{}),
 		seen:     newRecentIDs(recentIDsLen),
 	}
 	if r.log == nil {
@@ -156,11 +160,9 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 			env.SetClaudeSession(r.conv)
 		}
 	}
-	r.wg.Go(func() {
-		r.publish()
-		close(r.quit) // after the last activity change
-	})
-	r.wg.Go(r.reportActivity)
+	// The publisher and the reporter start when there is work (produce,
+	// activityChanged) and end when it is done: an idle worker runs no
+	// goroutine and holds no queue.
 	if r.resume && !r.readOnly && !env.Restored && last == 0 {
 		r.wg.Go(r.importHistory)
 	} else {
@@ -191,28 +193,32 @@ func (r *Runtime) update(fn func(*worker.Info)) {
 	}
 }
 
-// activityChanged wakes the reporter; a pending wake covers this one too.
+// activityChanged tells the reporter, starting it if it is not running;
+// a change it has not reported yet covers this one too. Called by the
+// publisher only (whose goroutine keeps r.wg above zero).
 func (r *Runtime) activityChanged() {
-	select {
-	case r.dirty <- struct{}{}:
-	default:
+	r.repMu.Lock()
+	defer r.repMu.Unlock()
+	r.dirty = true
+	if !r.reporting {
+		r.reporting = true
+		r.wg.Go(r.reportActivity)
 	}
 }
 
-// reportActivity passes activity changes to the manager. env.Update writes
-// to the database, so it runs here and not on the publisher: coalesced
-// wakes mean a burst of changes costs one update with the latest state.
+// reportActivity passes activity changes to the manager until none is
+// left. env.Update writes to the database, so it runs here and not on the
+// publisher: a burst of changes costs one update with the latest state.
 func (r *Runtime) reportActivity() {
 	for {
-		select {
-		case <-r.dirty:
-		case <-r.quit:
-			select {
-			case <-r.dirty:
-			default:
-				return
-			}
+		r.repMu.Lock()
+		if !r.dirty {
+			r.reporting = false
+			r.repMu.Unlock()
+			return
 		}
+		r.dirty = false
+		r.repMu.Unlock()
 		a := r.Activity()
 		r.update(func(i *worker.Info) { i.Activity = &a })
 	}
@@ -251,7 +257,9 @@ func (r *Runtime) stop(ctx context.Context) error {
 
 	r.seqMu.Lock()
 	r.qClosed = true
-	close(r.queue)
+	if r.queue != nil {
+		close(r.queue) // the publisher drains it and ends
+	}
 	r.seqMu.Unlock()
 	r.wg.Wait()
 	r.cancel()

@@ -22,10 +22,19 @@ import (
 const maxScanDepth = 512
 
 // textBlock is one text block of an assistant line: its index in
-// message.content and its (non-empty) text.
+// message.content and its (non-empty) text, or big when the text is longer
+// than maxHTMLText and so left out (not even decoded).
 type textBlock struct {
 	index int
 	text  string
+	big   bool
+}
+
+func newTextBlock(index int, text string) textBlock {
+	if len(text) > maxHTMLText {
+		return textBlock{index: index, big: true}
+	}
+	return textBlock{index: index, text: text}
 }
 
 // jscan is the JSON scanner with the walk of this file. Not safe for
@@ -89,12 +98,15 @@ func (s *jscan) content() ([]textBlock, bool) {
 		if !s.At('{') {
 			return nil, false
 		}
-		typ, text, ok := s.block()
+		typ, text, big, ok := s.block()
 		if !ok {
 			return nil, false
 		}
-		if typ == "text" && text != "" {
-			blocks = append(blocks, textBlock{index: n, text: text})
+		switch {
+		case big:
+			blocks = append(blocks, textBlock{index: n, big: true})
+		case typ == "text" && text != "":
+			blocks = append(blocks, newTextBlock(n, text))
 		}
 		more, ok := s.Sep(']')
 		if !ok {
@@ -107,7 +119,9 @@ func (s *jscan) content() ([]textBlock, bool) {
 }
 
 // block walks one content element, returning its type and text strings.
-func (s *jscan) block() (typ, text string, ok bool) {
+// A text block's text is not decoded when it is surely longer than
+// maxHTMLText (each byte of text takes at most 6 bytes of JSON): big.
+func (s *jscan) block() (typ, text string, big, ok bool) {
 	var rawType, rawText []byte
 	var seenType, seenText bool
 	ok = s.Members(4, func(key []byte) (bool, bool) {
@@ -127,13 +141,16 @@ func (s *jscan) block() (typ, text string, ok bool) {
 		return true, true
 	})
 	if !ok || !seenType {
-		return "", "", ok
+		return "", "", false, ok
 	}
 	if typ, ok = jsonscan.Unquote(rawType); !ok || typ != "text" || !seenText {
-		return typ, "", ok
+		return typ, "", false, ok
+	}
+	if len(rawText) > 6*maxHTMLText+2 {
+		return typ, "", true, true
 	}
 	text, ok = jsonscan.Unquote(rawText)
-	return typ, text, ok
+	return typ, text, false, ok
 }
 
 // wanted reports whether key is exactly name, the first time; a second

@@ -33,7 +33,7 @@ func BenchmarkRenderHTML(b *testing.B) {
 	}{{"markdown", benchLine(7).Raw}, {"plain", flood}} {
 		b.Run(c.name+"/now", func(b *testing.B) {
 			for b.Loop() {
-				_, _ = renderHTML(c.raw)
+				_, _, _ = renderHTML(c.raw)
 			}
 		})
 		b.Run(c.name+"/before", func(b *testing.B) {

@@ -112,7 +112,7 @@ func fixtureLines(t testing.TB) [][]byte {
 func checkSameHTML(t *testing.T, raw []byte) {
 	t.Helper()
 	want, wantErr := renderHTMLReference(raw)
-	got, err := renderHTML(raw)
+	got, _, err := renderHTML(raw)
 	if (err != nil) != (wantErr != nil) || !bytes.Equal(got, want) {
 		t.Fatalf("line %q:\n got %s (%v)\nwant %s (%v)", raw, got, err, want, wantErr)
 	}

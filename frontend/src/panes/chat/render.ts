@@ -24,6 +24,12 @@ export function renderUserText(blocks: Block[]): HTMLElement | null {
   return h('div', { class: 'chat-msg chat-user' }, h('div', { class: 'chat-user-text' }, text));
 }
 
+/**
+ * Text longer than this without html was not rendered by the server (it renders
+ * at most 1 MiB of markdown per message: the frame then has "htmlTruncated").
+ */
+const longText = 256 * 1024;
+
 /** An assistant text block: the server's html when given, else the plain text. */
 export function renderText(text: string, html: string | undefined, aborted: boolean): HTMLElement {
   const el = h('div', { class: 'chat-msg chat-text' });
@@ -33,6 +39,9 @@ export function renderText(text: string, html: string | undefined, aborted: bool
   } else {
     el.classList.add('plain');
     el.textContent = text;
+    if (text.length > longText) {
+      el.prepend(h('div', { class: 'chat-note' }, 'Too long to format: shown as plain text.'));
+    }
   }
   if (aborted) {
     el.classList.add('aborted');
