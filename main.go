@@ -17,10 +17,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 func main() {
@@ -69,7 +69,7 @@ func run(args []string) error {
 		Config:    worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir},
 		Log:       log,
 		Factories: factories(),
-		KillGroup: ptyproc.KillSession,
+		KillGroup: pty.KillSession,
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {

@@ -37,7 +37,7 @@ func fromDomain(err error) *apiError {
 	var ce *worker.CodeError
 	switch {
 	case errors.As(err, &ce):
-		return newError(codeStatus(ce.Code), ce.Code, ce.Error())
+		return newError(codeStatus(string(ce.Code)), string(ce.Code), ce.Error())
 	case errors.As(err, &fe):
 		return newError(http.StatusBadRequest, "invalid_field", fe.Error())
 	case errors.Is(err, worker.ErrNotFound):

@@ -15,9 +15,10 @@ import (
 	"net/url"
 	"sync"
 
-	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/markdown"
 	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/markdown"
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 // Version is reported by /api/health.

@@ -10,10 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 	"github.com/coder/websocket"
 	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 const (
@@ -176,7 +177,7 @@ func (s *Server) workerSocket(c echo.Context) error {
 	defer conn.CloseNow()
 	defer conn.bound(ctx)()
 
-	p := pump{conn: conn, out: make(chan hub.Frame, 16), streams: make(chan *worker.Stream, 1)}
+	p := pump{conn: conn, out: make(chan hub.Frame, 16), streams: make(chan *hub.Stream, 1)}
 	go clientFrames(ctx, cancel, conn, func(data []byte) { p.handle(ctx, att, data) })
 	for stream != nil {
 		next := p.stream(ctx, stream)
@@ -209,7 +210,7 @@ func (s *Server) attachable(c echo.Context) (worker.Info, worker.Attachable, err
 type pump struct {
 	conn    *socket
 	out     chan hub.Frame
-	streams chan *worker.Stream
+	streams chan *hub.Stream
 	// coalesce is the current stream's, nil when its frames go as they are.
 	coalesce func([]hub.Frame, []byte) (hub.Frame, int, []byte)
 	batch    []hub.Frame // the last batch taken, handed back to Take
@@ -226,7 +227,7 @@ func (p *pump) handle(ctx context.Context, att worker.Attachable, data []byte) {
 	var ce *worker.CodeError
 	switch {
 	case errors.As(err, &ce):
-		p.reply(errorFrame(ce.Code, ce.Error()))
+		p.reply(errorFrame(string(ce.Code), ce.Error()))
 	case err != nil && errors.Is(err, worker.ErrInvalid):
 		// The sentinel's own text adds nothing for a person.
 		msg := strings.TrimSuffix(err.Error(), ": "+worker.ErrInvalid.Error())
@@ -252,7 +253,7 @@ func (p *pump) reply(f hub.Frame) {
 
 // stream sends a replay then live frames; it returns a new stream when the
 // client asked for one, nil when the socket is done.
-func (p *pump) stream(ctx context.Context, st *worker.Stream) *worker.Stream {
+func (p *pump) stream(ctx context.Context, st *hub.Stream) *hub.Stream {
 	p.conn.batch.Cork()
 	err := st.Replay(p.conn.send)
 	if err := errors.Join(err, p.conn.batch.Uncork()); err != nil {
@@ -281,7 +282,7 @@ func (p *pump) sendQueued(sub *hub.Sub) error {
 }
 
 // run forwards live frames until the subscription or the socket ends.
-func (p *pump) run(ctx context.Context, sub *hub.Sub) *worker.Stream {
+func (p *pump) run(ctx context.Context, sub *hub.Sub) *hub.Stream {
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
 	for {

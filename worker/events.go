@@ -3,7 +3,7 @@ package worker
 import (
 	"encoding/json"
 
-	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/agentdesk/agentdesk/internal/hub"
 )
 
 // The /ws/app lifecycle frames of API.md.

@@ -11,9 +11,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker/childproc"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // Manager owns every session and worker: it persists them, builds their

@@ -7,12 +7,11 @@ package worker
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // Kind names a worker kind.
@@ -49,17 +48,6 @@ const (
 	ActivityActive Activity = "active"
 	ActivityIdle   Activity = "idle"
 	ActivityAsking Activity = "asking"
-)
-
-// Sentinel errors callers branch on with errors.Is.
-var (
-	ErrNotFound     = errors.New("not found")
-	ErrInvalid      = errors.New("invalid")
-	ErrConflict     = errors.New("conflict")
-	ErrAgentBusy    = errors.New("agent busy")
-	ErrUnsupported  = errors.New("not supported by this worker kind")
-	ErrNotRunning   = errors.New("worker is not running")
-	ErrClaudeAbsent = errors.New("claude CLI not found")
 )
 
 // Info is a worker as API.md's Worker object. The kind-specific fields are

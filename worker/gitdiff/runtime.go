@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // Runtime is a git-diff worker: it sends the Diff of the session's work tree
@@ -116,7 +116,7 @@ func (r *Runtime) publish() {
 
 // Attach sends the latest diff, then every new one. The first client starts
 // the file watcher; the last one to leave stops it.
-func (r *Runtime) Attach(ctx context.Context, _ string) (*worker.Stream, error) {
+func (r *Runtime) Attach(ctx context.Context, _ string) (*hub.Stream, error) {
 	sub, _ := r.hub.Subscribe(16)
 	r.mu.Lock()
 	last := r.last
@@ -128,7 +128,7 @@ func (r *Runtime) Attach(ctx context.Context, _ string) (*worker.Stream, error) 
 	if last == nil {
 		r.refresh()
 	}
-	return &worker.Stream{
+	return &hub.Stream{
 		Replay: func(yield func(hub.Frame) error) error {
 			if last == nil {
 				return nil
@@ -176,7 +176,7 @@ type clientFrame struct {
 }
 
 // HandleClient handles refresh and set-base.
-func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*worker.Stream, error) {
+func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, error) {
 	var f clientFrame
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("frame is not a JSON object: %w", worker.ErrInvalid)

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 type fakeEnv struct {
@@ -37,7 +37,7 @@ func newRuntime(t *testing.T, dir, base string) (*Runtime, *fakeEnv) {
 
 // nextDiff waits for a diff frame that satisfies ok, from the replay or
 // the live subscription.
-func nextDiff(t *testing.T, st *worker.Stream, ok func(Diff) bool) Diff {
+func nextDiff(t *testing.T, st *hub.Stream, ok func(Diff) bool) Diff {
 	t.Helper()
 	var found *Diff
 	check := func(f hub.Frame) error {

@@ -5,14 +5,15 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // Attach opens a stream from cursor, the socket's "offset" query value.
 // After history-end the replay carries the current activity, then the
 // error and exit frames when there are any.
-func (r *Runtime) Attach(ctx context.Context, cursor string) (*worker.Stream, error) {
+func (r *Runtime) Attach(ctx context.Context, cursor string) (*hub.Stream, error) {
 	return r.log.AttachContext(ctx, cursor)
 }
 
@@ -21,8 +22,8 @@ func (r *Runtime) Attach(ctx context.Context, cursor string) (*worker.Stream, er
 // fails with worker.ErrNotRunning; a malformed or unknown frame fails with
 // an error wrapping worker.ErrInvalid that names the problem. Input may
 // block while the CLI does not read its terminal.
-func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*worker.Stream, error) {
-	m, err := ptyproc.ParseClient(data)
+func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, error) {
+	m, err := pty.ParseClient(data)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func (r *Runtime) Input(data []byte) error {
 // worker. A failed resize of the PTY is logged, not returned: the size is
 // cosmetic and the next resize may well succeed.
 func (r *Runtime) Resize(cols, rows int) error {
-	if err := ptyproc.CheckSize(cols, rows); err != nil {
+	if err := pty.CheckSize(cols, rows); err != nil {
 		return err
 	}
 	// Held across the PTY, the screen model and update so that concurrent

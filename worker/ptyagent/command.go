@@ -8,9 +8,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // defaultClaude is the CLI run when the server names none: found on PATH.
@@ -87,7 +87,7 @@ const (
 
 // wrongFlag reports whether the CLI that just exited refused the
 // conversation flag it was given, as its screen says.
-func (r *Runtime) wrongFlag(p *ptyproc.Proc) bool {
+func (r *Runtime) wrongFlag(p *pty.Proc) bool {
 	if code, sig := p.ExitStatus(); code == 0 || sig != "" {
 		return false
 	}
@@ -104,7 +104,7 @@ func (r *Runtime) wrongFlag(p *ptyproc.Proc) bool {
 // means the conversation exists after all, "No conversation found" that
 // it does not. The record is corrected first. It reports whether a new
 // CLI runs.
-func (r *Runtime) relaunch(p *ptyproc.Proc) bool {
+func (r *Runtime) relaunch(p *pty.Proc) bool {
 	if r.retried || !r.wrongFlag(p) {
 		return false
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // maxSummary bounds the screen line quoted in a start-up failure, in runes.
@@ -23,7 +23,7 @@ var problemLine = regexp.MustCompile(`(?i)\b(error|unable|failed|cannot|can't|no
 // exited reports the CLI's exit once all its output is logged: the
 // activity goes idle, tabs get the exit frame, and (unless Stop ended it)
 // the worker becomes exited.
-func (r *Runtime) exited(p *ptyproc.Proc) {
+func (r *Runtime) exited(p *pty.Proc) {
 	code, sig := p.ExitStatus()
 	if err := r.env.Store.DeleteProcess(r.env.Info.ID); err != nil {
 		r.slog.Warn("forget pty-agent process group", "err", err)
@@ -78,7 +78,7 @@ func withStoreMsg(msg string, store *string) *string {
 // has room. It runs on the runtime's goroutine.
 func (r *Runtime) storeFailed() {
 	err := r.log.Err()
-	code, msg := ptyproc.StoreFailure(err)
+	code, msg := pty.StoreFailure(err)
 	r.slog.Error("pty-agent output not stored", "err", err)
 	r.storeMsg = &msg
 	r.publishTail(slotError, errorMsg{Type: "error", Code: code, Message: msg})

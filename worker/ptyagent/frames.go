@@ -1,9 +1,9 @@
 package ptyagent
 
 import (
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // setActivity publishes a changed activity to the tabs (and as a tail
@@ -52,7 +52,7 @@ func (r *Runtime) setTail(slot int, v any) {
 }
 
 func (r *Runtime) setTailLocked(slot int, v any) bool {
-	f, err := ptyproc.JSONFrame(v)
+	f, err := pty.JSONFrame(v)
 	if err != nil {
 		r.slog.Error("encode pty-agent frame", "err", err)
 		return false

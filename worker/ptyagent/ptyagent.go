@@ -19,9 +19,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // Default terminal size when the worker does not name one.
@@ -44,7 +44,7 @@ const EarlyExit = 2 * time.Second
 type Runtime struct {
 	env  worker.Env
 	slog *slog.Logger
-	log  *ptyproc.Log
+	log  *pty.Log
 	det  *detector
 	kick chan struct{} // output arrived: re-evaluate the activity
 
@@ -59,7 +59,7 @@ type Runtime struct {
 	// replace them once, when the CLI refused the conversation flag
 	// (relaunch).
 	procMu  sync.Mutex
-	proc    *ptyproc.Proc // nil when no CLI runs: restored, or failed to start
+	proc    *pty.Proc // nil when no CLI runs: restored, or failed to start
 	started time.Time
 	// The goroutine's (New's before it starts).
 	resume  bool        // the CLI got --resume, not --session-id
@@ -99,7 +99,7 @@ var (
 // exited. A missing CLI or a failed start leaves the worker in status
 // error, its output (which says why) still attachable.
 func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
-	log, err := ptyproc.OpenLog(env.Store, env.Info.ID)
+	log, err := pty.OpenLog(env.Store, env.Info.ID)
 	if err != nil {
 		return nil, fmt.Errorf("open pty-agent %s: %w", env.Info.ID, err)
 	}
@@ -149,7 +149,7 @@ func (r *Runtime) start() {
 // is New before the goroutine starts.
 func (r *Runtime) launch(cols, rows int) error {
 	args := r.conversationArgs()
-	p, err := ptyproc.Start(ptyproc.Options{
+	p, err := pty.Start(pty.Options{
 		Command:  append([]string{r.path}, args...),
 		Dir:      r.env.Session.Cwd,
 		Env:      r.cliEnv,
@@ -171,7 +171,7 @@ func (r *Runtime) launch(cols, rows int) error {
 }
 
 // current returns the CLI process, nil when none was started.
-func (r *Runtime) current() *ptyproc.Proc {
+func (r *Runtime) current() *pty.Proc {
 	r.procMu.Lock()
 	defer r.procMu.Unlock()
 	return r.proc
@@ -236,7 +236,7 @@ func (r *Runtime) restore() {
 }
 
 // Stop ends the CLI's session (SIGHUP and SIGTERM, then SIGKILL after
-// ptyproc.DefaultGrace or when ctx ends) and waits for it and the
+// pty.DefaultGrace or when ctx ends) and waits for it and the
 // runtime's goroutine, then ends the live streams. It leaves the worker's
 // status to the caller. Safe to call more than once; later calls return
 // once the first is done.

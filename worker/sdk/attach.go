@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // replayPage is how many stored messages a replay reads per transaction,
@@ -34,7 +34,7 @@ const (
 // the replay (stored messages up to the subscription's cursor, then
 // history-end, then the snapshot) and the live frames meet without loss or
 // duplicates. An unknown after replays everything after a reset frame.
-func (r *Runtime) Attach(ctx context.Context, after string) (*worker.Stream, error) {
+func (r *Runtime) Attach(ctx context.Context, after string) (*hub.Stream, error) {
 	afterSeq, reset, err := r.seqOf(after)
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func (r *Runtime) Attach(ctx context.Context, after string) (*worker.Stream, err
 		}
 		return nil
 	}
-	return &worker.Stream{Replay: replay, Sub: sub}, nil
+	return &hub.Stream{Replay: replay, Sub: sub}, nil
 }
 
 // seqOf resolves a cursor uuid. An unknown one means "from the start, after
@@ -182,7 +182,7 @@ type clientFrame struct {
 // when idle), permission-response and request-history (which returns the
 // new Stream). Anything else is an error wrapping worker.ErrInvalid.
 // Failures already shown to the tabs as error frames return nil.
-func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*worker.Stream, error) {
+func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, error) {
 	var f clientFrame
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("frame is not a JSON object with the fields of its type: %w", worker.ErrInvalid)

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // oneTurn runs one built-in turn and returns the log.
@@ -121,7 +121,7 @@ func TestMessages(t *testing.T) {
 // collect reads a stream: the replay, then live frames until stop returns
 // true for one. It keeps raw bytes and decodes only to test stop, to keep
 // up with a flood even under -race. It may run in any goroutine.
-func collect(st *worker.Stream, stop func(frame) bool) ([][]byte, error) {
+func collect(st *hub.Stream, stop func(frame) bool) ([][]byte, error) {
 	var out [][]byte
 	done := false
 	err := st.Replay(func(hf hub.Frame) error {
@@ -171,7 +171,7 @@ func quickDecode(b []byte) (frame, error) {
 // being slow, reattaches after the last stored message it got, as the
 // browser does. It returns the stored frames it saw and how often it was
 // kicked.
-func follow(ctx context.Context, rt *Runtime, st *worker.Stream, after string, stop func(frame) bool) ([][]byte, int, error) {
+func follow(ctx context.Context, rt *Runtime, st *hub.Stream, after string, stop func(frame) bool) ([][]byte, int, error) {
 	var stored [][]byte
 	kicks := 0
 	for range 100 {

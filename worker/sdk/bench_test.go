@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // benchRuntime is a runtime on a real (fsync'ed) store, without a CLI.

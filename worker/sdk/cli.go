@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
 )
 
 // initTimeout bounds the CLI's answer to initialize (about 0.3 s seen).
@@ -197,13 +198,13 @@ func (r *Runtime) sendCancelled() bool {
 // will answer it. The error stays in the worker's record until a start
 // succeeds. The worker stays usable: the next user message tries again.
 func (r *Runtime) startFailed(err error) error {
-	code, msg := "claude_exited", "claude exited at start-up: "+err.Error()
+	code, msg := wire.CodeClaudeExited, "claude exited at start-up: "+err.Error()
 	var se *startError
 	if errors.As(err, &se) && !strings.Contains(msg, lastLines(se.stderr, 1)) {
 		msg += ": " + lastLines(se.stderr, 5)
 	}
 	if errors.Is(err, claude.ErrNotFound) {
-		code, msg = "claude_not_found", err.Error()
+		code, msg = wire.CodeClaudeNotFound, err.Error()
 		err = fmt.Errorf("%w: %w", worker.ErrClaudeAbsent, err)
 	} else {
 		err = &worker.CodeError{Code: code, Err: errors.New(msg)}

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/markdown"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/markdown"
 )
 
 // framePrefix starts every sdk-message frame. It is fixed so that Messages
@@ -245,13 +246,7 @@ func userMessage(content, id, sessionID string, now time.Time) []byte {
 // Small frames of API.md. Marshalled with encoding/json so that any text
 // in them is escaped correctly.
 
-func errorFrame(code, msg string) []byte {
-	return mustJSON(struct {
-		Type    string `json:"type"`
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}{"error", code, msg})
-}
+func errorFrame(code wire.Code, msg string) []byte { return wire.Error(code, msg) }
 
 func activityFrame(a worker.Activity) []byte {
 	return mustJSON(struct {

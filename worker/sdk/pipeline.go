@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // The pipeline. Producers (the CLI reader, SendUser, control handlers) turn

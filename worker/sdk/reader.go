@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/internal/claude"
 )
 
 // maxBatch bounds the entries of an imported batch (import.go); the

@@ -15,8 +15,8 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/agentdesk/agentdesk/internal/fakeapi"
-	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 )
 
 // The gap this import closes, with the real CLI: a chat turn in sdk

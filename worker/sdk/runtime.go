@@ -23,10 +23,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // Runtime is the live part of one sdk worker. All its methods are safe for

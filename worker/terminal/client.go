@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // Attach opens a stream from cursor, the socket's "offset" query value.
-func (t *Terminal) Attach(ctx context.Context, cursor string) (*worker.Stream, error) {
+func (t *Terminal) Attach(ctx context.Context, cursor string) (*hub.Stream, error) {
 	return t.log.AttachContext(ctx, cursor)
 }
 
@@ -17,8 +18,8 @@ func (t *Terminal) Attach(ctx context.Context, cursor string) (*worker.Stream, e
 // has ended fails with worker.ErrNotRunning; a malformed or unknown frame
 // fails with an error wrapping worker.ErrInvalid that names the problem.
 // Input may block while the process does not read its terminal.
-func (t *Terminal) HandleClient(ctx context.Context, data []byte) (*worker.Stream, error) {
-	m, err := ptyproc.ParseClient(data)
+func (t *Terminal) HandleClient(ctx context.Context, data []byte) (*hub.Stream, error) {
+	m, err := pty.ParseClient(data)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +44,7 @@ func (t *Terminal) Input(data []byte) error {
 // worker. A failed resize of the PTY is logged, not returned: the size is
 // cosmetic and the next resize may well succeed.
 func (t *Terminal) Resize(cols, rows int) error {
-	if err := ptyproc.CheckSize(cols, rows); err != nil {
+	if err := pty.CheckSize(cols, rows); err != nil {
 		return err
 	}
 	if t.running() {

@@ -3,8 +3,8 @@ package terminal
 import (
 	"strings"
 
+	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // command is the worker's command, else the user's $SHELL, else /bin/sh.

@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/agentdesk/agentdesk/internal/ptytest"
+	"github.com/agentdesk/agentdesk/internal/testkit/ptytest"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/terminal"

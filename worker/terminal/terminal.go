@@ -10,8 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // Default terminal size when the worker does not name one.
@@ -30,8 +30,8 @@ const RestartedMsg = "the server restarted; restart this terminal to get a new s
 type Terminal struct {
 	env  worker.Env
 	slog *slog.Logger
-	log  *ptyproc.Log
-	proc *ptyproc.Proc // nil when no process runs: restored, or failed to start
+	log  *pty.Log
+	proc *pty.Proc // nil when no process runs: restored, or failed to start
 
 	mu         sync.Mutex // guards cols, rows
 	cols, rows int
@@ -53,7 +53,7 @@ var (
 // serves the stored output and refuses input. A process that fails to start
 // leaves the worker in status error, its output still attachable.
 func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
-	log, err := ptyproc.OpenLog(env.Store, env.Info.ID)
+	log, err := pty.OpenLog(env.Store, env.Info.ID)
 	if err != nil {
 		return nil, fmt.Errorf("open terminal %s: %w", env.Info.ID, err)
 	}
@@ -80,7 +80,7 @@ func (t *Terminal) start() {
 	t.update(func(i *worker.Info) {
 		i.Status, i.Cols, i.Rows = worker.StatusStarting, t.cols, t.rows
 	})
-	p, err := ptyproc.Start(ptyproc.Options{
+	p, err := pty.Start(pty.Options{
 		Command: command(t.env),
 		Dir:     t.env.Session.Cwd,
 		Env:     childEnv(t.env.Config.ChildEnv),
@@ -163,7 +163,7 @@ func (t *Terminal) watch() {
 // disk has room.
 func (t *Terminal) storeFailed() {
 	err := t.log.Err()
-	code, msg := ptyproc.StoreFailure(err)
+	code, msg := pty.StoreFailure(err)
 	t.slog.Error("terminal output not stored", "err", err)
 	t.storeMsg = &msg
 	t.publishTail(errorMsg{Type: "error", Code: code, Message: msg})
@@ -184,7 +184,7 @@ func (t *Terminal) restore() {
 			i.Status, i.ExitCode, i.Error = worker.StatusExited, nil, &msg
 		})
 	}
-	f, err := ptyproc.JSONFrame(exitMsg{Type: "exit", ExitCode: code})
+	f, err := pty.JSONFrame(exitMsg{Type: "exit", ExitCode: code})
 	if err != nil {
 		t.slog.Error("restore terminal", "err", err)
 		return
