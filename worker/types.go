@@ -111,9 +111,12 @@ type Env struct {
 	// Restored is true when the worker comes back from storage after a
 	// server restart rather than being created now.
 	Restored bool
+	// Report tells the manager what happened to the worker (Reporter).
+	Report Reporter
 	// Update changes the stored worker (status, activity, exit code...):
-	// the manager persists it and broadcasts worker-updated. Safe to call
-	// from any goroutine, at any time until Stop returns.
+	// the manager persists it and broadcasts worker-updated.
+	//
+	// Deprecated: Report replaces it; it goes once no kind calls it.
 	Update func(func(*Info))
 	// SetClaudeSession records the session's Claude conversation id (a
 	// new conversation: not started).

@@ -159,6 +159,7 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 		Restored: restored,
 		Marker:   m.marker(info.ID),
 		Update:   func(fn func(*Info)) { m.update(info.SessionID, info.ID, fn) },
+		Report:   reporter{m: m, sid: info.SessionID, wid: info.ID},
 		SetClaudeSession: func(id string) {
 			if _, err := m.updateSession(info.SessionID, func(s *Session) { s.ClaudeSessionID, s.ClaudeSessionStarted = &id, false }); err != nil {
 				m.log.Error("record claude session", "err", err)
