@@ -85,7 +85,7 @@ func (r *replay) run(yield func(hub.Frame) error) error {
 	if err := r.output(yield, min(max(r.from, 0), r.end)); err != nil {
 		return err
 	}
-	if err := yieldJSON(yield, offsetMsg{Type: "history-end", Offset: r.end}); err != nil {
+	if err := yield(hub.Frame{Data: wire.HistoryEndOffset(r.end)}); err != nil {
 		return err
 	}
 	for _, f := range r.tail {
@@ -111,7 +111,7 @@ func (r *replay) output(yield func(hub.Frame) error, pos int64) error {
 			data, at = nil, r.end
 		}
 		if at > pos {
-			if err := yieldJSON(yield, offsetMsg{Type: "truncated", Offset: at}); err != nil {
+			if err := yield(hub.Frame{Data: wire.Truncated(at)}); err != nil {
 				return err
 			}
 			pos = at
@@ -126,20 +126,6 @@ func (r *replay) output(yield func(hub.Frame) error, pos int64) error {
 		pos += n
 	}
 	return nil
-}
-
-// offsetMsg is the history-end and truncated control frame.
-type offsetMsg struct {
-	Type   string `json:"type"`
-	Offset int64  `json:"offset"`
-}
-
-func yieldJSON(yield func(hub.Frame) error, v any) error {
-	f, err := JSONFrame(v)
-	if err != nil {
-		return err
-	}
-	return yield(f)
 }
 
 // binaryFrame builds an output frame: 8-byte big-endian offset, then data.

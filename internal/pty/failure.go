@@ -4,9 +4,11 @@ import (
 	"errors"
 	"strings"
 	"syscall"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
-// StoreFailure is what a PTY worker tells its tabs (an error frame) and the
+// storeFailure is what a PTY worker tells its tabs (an error frame) and the
 // worker list (its error) when output could not be stored: the frame's
 // code, storage_unavailable for a read-only data directory and
 // storage_full otherwise (as REST answers 507 and 503), and a message.
@@ -15,11 +17,11 @@ import (
 // went out before the commit, and is not taken back). A tab that resumes by
 // its cursor loses nothing it had; a reload or a new tab replays what is
 // stored, with a `truncated` frame in place of the bytes that were not.
-func StoreFailure(err error) (code, msg string) {
-	code, why := "storage_full", "the disk is full"
+func storeFailure(err error) (code wire.Code, msg string) {
+	code, why := wire.CodeStorageFull, "the disk is full"
 	switch {
 	case isErrno(err, syscall.EROFS):
-		code, why = "storage_unavailable", "the data directory is read-only"
+		code, why = wire.CodeStorageUnavailable, "the data directory is read-only"
 	case !isErrno(err, syscall.ENOSPC) && !isErrno(err, syscall.EFBIG) && !isErrno(err, syscall.EDQUOT):
 		why = "the disk refused the write"
 	}

@@ -1,16 +1,16 @@
-// Package ptyproc runs a child process in a pseudo-terminal and keeps its
+// Package pty runs a child process in a pseudo-terminal and keeps its
 // output as a log addressed by absolute byte offset: stored through persist,
 // fanned out live through a hub, and replayed to a client from any offset
 // with nothing lost or doubled at the seam between replay and live frames.
 //
 // It is shared by the PTY worker kinds (terminal, pty-agent): Log is the
 // output and its WebSocket protocol (API.md, "pty-agent and terminal
-// workers"), Proc is the process and its PTY.
+// workers"), Proc is the process and its PTY, Term what the kinds share
+// around them (tail frames, reports, client frames, restore).
 package pty
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -145,33 +145,15 @@ func (l *Log) End() int64 {
 	return l.end
 }
 
-// PublishJSON sends v as a text frame to the live subscribers, at the
-// current end. It is not stored: late attachers do not see it.
-func (l *Log) PublishJSON(v any) error {
-	f, err := JSONFrame(v)
-	if err != nil {
-		return err
-	}
+// PublishTail sends f live and makes tail (which normally holds f) the
+// frames every later Attach replays after history-end. Both happen under
+// one lock, so each client sees f exactly once: live when it attached
+// before, in its replay when after.
+func (l *Log) PublishTail(f hub.Frame, tail ...hub.Frame) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.hub.Publish(uint64(l.end), f)
-	return nil
-}
-
-// PublishTail sends v live like PublishJSON and also adds it to the tail
-// that every later Attach replays after history-end (the exit frame of a
-// process that has ended). Both happen under one lock, so each client sees
-// the frame exactly once.
-func (l *Log) PublishTail(v any) error {
-	f, err := JSONFrame(v)
-	if err != nil {
-		return err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.hub.Publish(uint64(l.end), f)
-	l.tail = append(l.tail, f)
-	return nil
+	l.tail = slices.Clone(tail)
 }
 
 // SetTail replaces the tail frames without publishing them (for a worker
@@ -180,13 +162,4 @@ func (l *Log) SetTail(frames ...hub.Frame) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.tail = slices.Clone(frames)
-}
-
-// JSONFrame marshals v into a text frame.
-func JSONFrame(v any) (hub.Frame, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return hub.Frame{}, fmt.Errorf("marshal frame: %w", err)
-	}
-	return hub.Frame{Data: b}, nil
 }

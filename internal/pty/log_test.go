@@ -107,9 +107,7 @@ func TestAttachThenLive(t *testing.T) {
 	writeChunks(t, l, data[:20_000], 3000)
 	st := attach(t, l, "5000")
 	writeChunks(t, l, data[20_000:], 3000)
-	if err := l.PublishJSON(map[string]string{"type": "ping"}); err != nil {
-		t.Fatal(err)
-	}
+	l.PublishTail(hub.Frame{Data: []byte(`{"type":"ping"}`)})
 	r := replay(t, st)
 	live(t, st, r, func(r *received) bool { return len(r.afterHist) == 1 })
 	if r.histEnd != 20_000 || !bytes.Equal(r.out.Bytes(), data[5000:]) {
@@ -178,9 +176,8 @@ func TestTailFrames(t *testing.T) {
 	l := openLog(t, s, "w1")
 	writeChunks(t, l, []byte("out"), 100)
 	before := attach(t, l, "")
-	if err := l.PublishTail(map[string]any{"type": "exit", "exitCode": 0}); err != nil {
-		t.Fatal(err)
-	}
+	exit := hub.Frame{Data: wire.ExitStatus(0, "")}
+	l.PublishTail(exit, exit)
 	after := attach(t, l, "")
 	// Each stream sees the exit frame exactly once: live for the stream
 	// opened before, in the replay tail for the one opened after.

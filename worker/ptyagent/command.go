@@ -120,16 +120,11 @@ func (r *Runtime) relaunch(p *pty.Proc) bool {
 		r.marked.Store(false)
 		r.env.SetClaudeSession(r.conv)
 	}
-	r.mu.Lock() // before procMu, as Resize takes them
-	cols, rows := r.cols, r.rows
-	r.mu.Unlock()
-	r.procMu.Lock()
-	defer r.procMu.Unlock()
-	if r.stopping.Load() {
+	if r.term.Stopping() {
 		return false
 	}
 	r.writeNote(dim, "agentdesk: starting claude again with "+flag)
-	if err := r.launch(cols, rows); err != nil {
+	if err := r.launch(); err != nil {
 		r.slog.Warn("restart claude with "+flag, "err", err)
 		return false
 	}
