@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
@@ -128,8 +129,8 @@ func (r *Runtime) start() {
 		i.Status, i.Cols, i.Rows, i.ExitCode, i.Error = worker.StatusStarting, r.cols, r.rows, nil, nil
 	})
 	r.setActivity(worker.ActivityIdle)
-	path := claudePath(r.env.Config)
-	if err := findClaude(path); err != nil {
+	path := claude.Path(r.env.Config.ClaudePath)
+	if _, err := claude.Resolve(path); err != nil {
 		r.failAbsent(path, err)
 		return
 	}

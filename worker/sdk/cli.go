@@ -145,11 +145,7 @@ func (r *Runtime) isStopped() bool {
 }
 
 func (r *Runtime) childEnv() []string {
-	var extra []string
-	if d := r.env.Config.ClaudeConfigDir; d != "" {
-		extra = append(extra, "CLAUDE_CONFIG_DIR="+d)
-	}
-	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
+	return claude.ChildEnv(r.env.Config.ChildEnv, r.env.Config.ClaudeConfigDir)
 }
 
 // recordProcess stores p's identity as the worker's process record.
