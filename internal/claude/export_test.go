@@ -47,3 +47,14 @@ func (p *Process) oneByOne(ch chan<- Line) {
 		}
 	}
 }
+
+// ReadSession returns the conversation entries of the session file at
+// path, as ScanSession finds them; a missing file gives none.
+func ReadSession(path string) ([]SessionEntry, error) {
+	var out []SessionEntry
+	_, err := ScanSession(path, func(e SessionEntry) error {
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}

@@ -216,14 +216,3 @@ func isBlank(b []byte) bool {
 	}
 	return true
 }
-
-// ReadSession returns the conversation entries of the session file at
-// path, as ScanSession finds them; a missing file gives none.
-func ReadSession(path string) ([]SessionEntry, error) {
-	var out []SessionEntry
-	_, err := ScanSession(path, func(e SessionEntry) error {
-		out = append(out, e)
-		return nil
-	})
-	return out, err
-}
