@@ -51,7 +51,7 @@ func TestArgsDoesNotAlias(t *testing.T) {
 
 func TestChildEnv(t *testing.T) {
 	base := []string{"PATH=/bin", "AGENTDESK_TOKEN=secret", "HOME=/h", "DISABLE_TELEMETRY=0", "AGENTDESK_X=1"}
-	got := claude.ChildEnv(base, "HOME=/other", "ANTHROPIC_API_KEY=k")
+	got := claude.ChildEnv(base, "/cfg", "HOME=/other", "ANTHROPIC_API_KEY=k")
 	env := map[string]string{}
 	for _, kv := range got {
 		k, v, _ := strings.Cut(kv, "=")
@@ -61,7 +61,7 @@ func TestChildEnv(t *testing.T) {
 		env[k] = v
 	}
 	want := map[string]string{
-		"PATH": "/bin", "HOME": "/other", "ANTHROPIC_API_KEY": "k",
+		"PATH": "/bin", "HOME": "/other", "ANTHROPIC_API_KEY": "k", "CLAUDE_CONFIG_DIR": "/cfg",
 		"DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1", "DISABLE_AUTOUPDATER": "1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC":             "1",
 		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
@@ -81,5 +81,10 @@ func TestChildEnv(t *testing.T) {
 	}
 	if base[1] != "AGENTDESK_TOKEN=secret" || base[3] != "DISABLE_TELEMETRY=0" {
 		t.Errorf("base modified: %q", base)
+	}
+	for _, kv := range claude.ChildEnv(base, "") {
+		if strings.HasPrefix(kv, "CLAUDE_CONFIG_DIR=") {
+			t.Errorf("no config dir given, yet %s", kv)
+		}
 	}
 }

@@ -110,7 +110,7 @@ func TestCloseContext(t *testing.T) {
 func TestStartContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	p, err := claude.Start(ctx, claude.Options{Path: fakeBin, Env: claude.ChildEnv(os.Environ()),
+	p, err := claude.Start(ctx, claude.Options{Path: fakeBin, Env: claude.ChildEnv(os.Environ(), ""),
 		Grace: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestStartContext(t *testing.T) {
 // deliver) from a child that writes them as fast as it can.
 func BenchmarkLines(b *testing.B) {
 	p, err := claude.Start(context.Background(), claude.Options{Path: fakeBin,
-		Env: claude.ChildEnv(os.Environ(), "FAKECLAUDE_FLOOD="+strconv.Itoa(b.N))})
+		Env: claude.ChildEnv(os.Environ(), "", "FAKECLAUDE_FLOOD="+strconv.Itoa(b.N))})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,12 +1,14 @@
-// Package claude drives the Claude Code CLI as a long-lived child process in
-// stream-json mode: it builds the command line and environment, owns the
-// process and its pipes, decodes stdout lines, and speaks the control
-// protocol (initialize, interrupt, can_use_tool answers). It also knows where
-// the CLI keeps its session files.
+// Package claude owns everything about driving the Claude Code CLI: finding
+// the binary (Find, Resolve), the child's environment (ChildEnv), seeding
+// its config file so the interactive CLI starts at its prompt (SeedConfig),
+// and, in stream-json mode, a long-lived child process: it builds the
+// command line, owns the process and its pipes, decodes stdout lines, and
+// speaks the control protocol (initialize, interrupt, can_use_tool
+// answers). It also knows where the CLI keeps its session files.
 //
 // Everything here follows ../shared/docs/claude-cli.md, observed with CLI
 // 2.1.330. The package knows nothing about agentdesk workers: worker/sdk
-// turns Lines into chat messages.
+// turns Lines into chat messages, worker/ptyagent runs the CLI in a PTY.
 package claude
 
 import "errors"

@@ -19,7 +19,7 @@ const waitLimit = 20 * time.Second
 func startFake(t *testing.T, o claude.Options, env ...string) *claude.Process {
 	t.Helper()
 	o.Path = fakeBin
-	o.Env = claude.ChildEnv(os.Environ(), env...)
+	o.Env = claude.ChildEnv(os.Environ(), "", env...)
 	if o.Grace == 0 {
 		o.Grace = 300 * time.Millisecond
 	}

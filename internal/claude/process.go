@@ -18,7 +18,7 @@ import (
 // Close, which reaps the child and waits for the goroutines Start began.
 //
 // All methods may be called concurrently. Writes to stdin are serialized,
-// each one a whole line. Lines (or Batches) must be drained by one
+// each one a whole line. Batches must be drained by one
 // consumer: the stdout reader stops while 4 MiB of lines wait, which
 // pauses the CLI. Keep draining while Close runs (the CLI finishes its
 // turn after stdin closes); once the process is gone, undelivered lines
@@ -34,11 +34,9 @@ type Process struct {
 
 	writeMu sync.Mutex // serializes stdin writes
 
-	read       chan Line   // the reader's lines, to forward
-	room       chan credit // forward's credit for the reader
-	batches    chan []Line // what forward passes on: Batches
-	lines      chan Line   // Lines, when used (oneByOne)
-	linesOnce  sync.Once
+	read       chan Line     // the reader's lines, to forward
+	room       chan credit   // forward's credit for the reader
+	batches    chan []Line   // what forward passes on: Batches
 	queued     atomic.Int64  // bytes of the lines forward holds
 	readDone   chan struct{} // closed after stdout EOF, once pending replies are delivered
 	stderrDone chan struct{} // closed after stderr EOF
@@ -65,20 +63,19 @@ type Process struct {
 // group gets SIGTERM and, o.Grace later, the CLI is killed. The process
 // prints nothing until it gets a user message or a control request.
 func Start(ctx context.Context, o Options) (*Process, error) {
-	path, err := lookPath(o.Path)
+	path, err := Resolve(o.Path)
 	if err != nil {
 		return nil, err
 	}
 	env := o.Env
 	if env == nil {
-		env = ChildEnv(os.Environ())
+		env = ChildEnv(os.Environ(), "")
 	}
 	p := &Process{
 		opts:       o,
 		read:       make(chan Line),
 		room:       make(chan credit),
 		batches:    make(chan []Line),
-		lines:      make(chan Line),
 		readDone:   make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		done:       make(chan struct{}),
@@ -111,19 +108,6 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	p.wg.Go(func() { p.forward(p.read) })
 	p.wg.Go(p.drainStderr)
 	return p, nil
-}
-
-// lookPath resolves the binary the way exec does, mapping every failure to
-// ErrNotFound so the caller can tell the user how to install the CLI.
-func lookPath(path string) (string, error) {
-	if path == "" {
-		path = "claude"
-	}
-	resolved, err := exec.LookPath(path)
-	if err != nil {
-		return "", fmt.Errorf("%w (%w)", ErrNotFound, err)
-	}
-	return resolved, nil
 }
 
 // openPipes creates the three pipes and returns the child's ends in
@@ -199,9 +183,6 @@ func signalName(s syscall.Signal) string {
 	return fmt.Sprintf("signal %d", int(s))
 }
 
-// Pid is the CLI's process id, which is also its process group id.
-func (p *Process) Pid() int { return p.pid }
-
 // Ident is the CLI's identity, read right after it started: what a process
 // record keeps.
 func (p *Process) Ident() childproc.Ident { return p.ident }
@@ -211,15 +192,8 @@ func (p *Process) Ident() childproc.Ident { return p.ident }
 // holds every line read and not yet taken (at most 256 lines, and 4 MiB
 // plus one line); the receiver owns it. CLI-initiated control_request
 // lines (can_use_tool) are delivered; answer them with Respond. The
-// channel is closed after stdout EOF, or after Close. Use Batches or
-// Lines, not both.
+// channel is closed after stdout EOF, or after Close.
 func (p *Process) Batches() <-chan []Line { return p.batches }
-
-// Lines is Batches one line at a time. Call it before Close.
-func (p *Process) Lines() <-chan Line {
-	p.linesOnce.Do(func() { p.wg.Go(p.oneByOne) })
-	return p.lines
-}
 
 // Done is closed once the process has exited and been reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }

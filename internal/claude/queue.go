@@ -59,20 +59,6 @@ func (p *Process) forward(in <-chan Line) {
 	}
 }
 
-// oneByOne passes the batches on as single lines, for Lines.
-func (p *Process) oneByOne() {
-	defer close(p.lines)
-	for batch := range p.batches {
-		for _, l := range batch {
-			select {
-			case p.lines <- l:
-			case <-p.quit:
-				return
-			}
-		}
-	}
-}
-
 // take waits for credit before the reader reads another line; false once
 // Close has given up on the consumer.
 func (p *Process) take(c *credit) bool {

@@ -30,11 +30,9 @@ var ErrBadSessionLine = errors.New("bad session-file line")
 // only. The entry is still filled in as far as it could be decoded.
 var ErrNotConversation = errors.New("not a conversation line")
 
-// Entrypoints of SessionEntry.Entrypoint.
-const (
-	EntrypointCLI = "cli"     // typed in the interactive terminal UI
-	EntrypointSDK = "sdk-cli" // stream-json mode (agentdesk's sdk worker)
-)
+// EntrypointCLI is the SessionEntry.Entrypoint of a turn typed in the
+// interactive terminal UI (stream-json mode writes "sdk-cli").
+const EntrypointCLI = "cli"
 
 // SessionEntry is one user or assistant line of a session file. Message
 // and ToolUseResult alias the line they were parsed from.
@@ -44,7 +42,7 @@ type SessionEntry struct {
 	ParentUUID  string // "" for the first line of a chain
 	SessionID   string
 	Timestamp   string // as written, RFC 3339
-	Entrypoint  string // EntrypointCLI, EntrypointSDK, or another client's
+	Entrypoint  string // EntrypointCLI, "sdk-cli", or another client's
 	IsSidechain bool
 	IsMeta      bool
 	// IsCompactSummary marks the summary the CLI writes after /compact,
@@ -217,15 +215,4 @@ func isBlank(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// ReadSession returns the conversation entries of the session file at
-// path, as ScanSession finds them; a missing file gives none.
-func ReadSession(path string) ([]SessionEntry, error) {
-	var out []SessionEntry
-	_, err := ScanSession(path, func(e SessionEntry) error {
-		out = append(out, e)
-		return nil
-	})
-	return out, err
 }

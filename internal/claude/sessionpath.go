@@ -12,21 +12,11 @@ import (
 // $HOME/.claude. It returns "" when env has neither. A variable set twice
 // counts with its last value, as for the child.
 func ConfigDir(env []string) string {
-	var dir, home string
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "CLAUDE_CONFIG_DIR":
-			dir = v
-		case "HOME":
-			home = v
-		}
+	if d := lookupEnv(env, "CLAUDE_CONFIG_DIR"); d != "" {
+		return d
 	}
-	switch {
-	case dir != "":
-		return dir
-	case home != "":
-		return filepath.Join(home, ".claude")
+	if h := lookupEnv(env, "HOME"); h != "" {
+		return filepath.Join(h, ".claude")
 	}
 	return ""
 }

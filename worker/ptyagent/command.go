@@ -10,25 +10,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/internal/pty"
-	"github.com/agentdesk/agentdesk/worker"
 )
-
-// defaultClaude is the CLI run when the server names none: found on PATH.
-const defaultClaude = "claude"
-
-func claudePath(cfg worker.Config) string {
-	if cfg.ClaudePath != "" {
-		return cfg.ClaudePath
-	}
-	return defaultClaude
-}
-
-// findClaude checks that path names an executable file, as exec would
-// find it (a bare name is looked up on the server's PATH).
-func findClaude(path string) error {
-	_, err := exec.LookPath(path)
-	return err
-}
 
 // isAbsent reports whether a start error means the binary is missing or
 // not executable, rather than some other failure.
@@ -40,11 +22,7 @@ func isAbsent(err error) bool {
 // the quiet settings of claude-cli.md §2, the terminal type xterm.js
 // emulates, and the configured CLAUDE_CONFIG_DIR.
 func (r *Runtime) childEnv() []string {
-	extra := []string{"TERM=xterm-256color"}
-	if d := r.env.Config.ClaudeConfigDir; d != "" {
-		extra = append(extra, "CLAUDE_CONFIG_DIR="+d)
-	}
-	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
+	return claude.ChildEnv(r.env.Config.ChildEnv, r.env.Config.ClaudeConfigDir, "TERM=xterm-256color")
 }
 
 // pickConversation settles the conversation the CLI carries. The
@@ -144,14 +122,4 @@ func (r *Runtime) markStarted() {
 	if r.env.ConversationStarted != nil {
 		r.env.ConversationStarted()
 	}
-}
-
-// lookupEnv returns key's value in env ("" when absent); the last entry wins.
-func lookupEnv(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
 }

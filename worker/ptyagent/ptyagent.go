@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -110,8 +111,8 @@ func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
 func (r *Runtime) start() {
 	r.env.Report.Size(r.term.Size())
 	r.setActivity(worker.ActivityIdle)
-	path := claudePath(r.env.Config)
-	if err := findClaude(path); err != nil {
+	path := claude.Path(r.env.Config.ClaudePath)
+	if _, err := claude.Resolve(path); err != nil {
 		r.failAbsent(path, err)
 		return
 	}

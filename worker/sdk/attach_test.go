@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -86,7 +87,7 @@ func TestMessages(t *testing.T) {
 		{"page", msgs[0].UUID, 2, []uint64{2, 3}, true},
 		{"tail", msgs[2].UUID, 5, []uint64{4}, false},
 		{"after last", msgs[3].UUID, 0, nil, false},
-		{"limit over max", "", MaxMessagesLimit + 10, []uint64{1, 2, 3, 4}, false},
+		{"limit over max", "", wire.PageMax + 10, []uint64{1, 2, 3, 4}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -225,7 +226,7 @@ func TestAttachMidStream(t *testing.T) {
 	send(t, h, "flood")
 	deadline := time.Now().Add(waitFor)
 	for i, mark := range []uint64{5, 300, 1500, 3000, 4500} {
-		for h.rt.publishedSeq() < mark {
+		for h.rt.journal.published() < mark {
 			if time.Now().After(deadline) {
 				t.Fatalf("seq %d never published", mark)
 			}

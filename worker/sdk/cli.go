@@ -67,11 +67,7 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	r.proc, r.resume = p, true
 	r.readers.Go(func() { r.read(p) })
 	r.mu.Unlock()
-	r.update(func(i *worker.Info) {
-		if i.Status == worker.StatusError {
-			i.Status, i.Error = worker.StatusRunning, nil
-		}
-	})
+	r.reportRunning() // error → running after a failed start
 	return p, nil
 }
 
@@ -145,11 +141,7 @@ func (r *Runtime) isStopped() bool {
 }
 
 func (r *Runtime) childEnv() []string {
-	var extra []string
-	if d := r.env.Config.ClaudeConfigDir; d != "" {
-		extra = append(extra, "CLAUDE_CONFIG_DIR="+d)
-	}
-	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
+	return claude.ChildEnv(r.env.Config.ChildEnv, r.env.Config.ClaudeConfigDir)
 }
 
 // recordProcess stores p's identity as the worker's process record.
@@ -172,7 +164,7 @@ func (r *Runtime) forgetProcess(p *claude.Process) {
 		return
 	}
 	r.recorded = nil
-	if err := r.store.DeleteProcess(r.wid); err != nil {
+	if err := r.env.Store.DeleteProcess(r.env.Info.ID); err != nil {
 		r.log.Warn("forget claude process", "err", err)
 	}
 }
@@ -209,10 +201,10 @@ func (r *Runtime) startFailed(err error) error {
 	} else {
 		err = &worker.CodeError{Code: code, Err: errors.New(msg)}
 	}
-	if perr := r.produce([]entry{{kind: kExit, frame: errorFrame(code, msg)}}); perr != nil {
+	if perr := r.journal.produce([]entry{{kind: kExit, frame: wire.Error(code, msg)}}); perr != nil {
 		r.log.Debug("start failure after stop", "err", perr)
 	}
-	r.update(func(i *worker.Info) { i.Status, i.Error = worker.StatusError, &msg })
+	r.reportFailed(errors.New(msg))
 	return reportedError{fmt.Errorf("start claude: %w", err)}
 }
 
@@ -243,7 +235,7 @@ func (r *Runtime) exited(p *claude.Process) {
 		return
 	}
 	r.log.Info("claude exited", "code", code, "signal", sig, "stderr", lastLines(p.Stderr(), 5))
-	if err := r.produce([]entry{{kind: kExit, frame: exitFrame(code, sig)}}); err != nil {
+	if err := r.journal.produce([]entry{{kind: kExit, frame: wire.ExitStatus(code, sig)}}); err != nil {
 		r.log.Debug("exit after stop", "err", err)
 	}
 }

@@ -74,7 +74,7 @@ func BenchmarkImport5MB(b *testing.B) {
 		<-r.imported
 		r.Stop(context.Background()) // the publisher drains the queue first
 		b.StopTimer()
-		if msgs = int(r.publishedSeq()); msgs == 0 {
+		if msgs = int(r.journal.published()); msgs == 0 {
 			b.Fatal("nothing imported")
 		}
 		st.Close()

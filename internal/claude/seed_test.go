@@ -1,4 +1,4 @@
-package ptyagent
+package claude_test
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/internal/claude"
 )
 
 const testKey = "sk-ant-0123456789abcdefghijKLMNOPQRST" // the last 20: abcdefghijKLMNOPQRST
@@ -53,7 +55,7 @@ func TestSeedConfigMergesAndIsIdempotent(t *testing.T) {
 	}
 	env := []string{"HOME=/nonexistent", "CLAUDE_CONFIG_DIR=" + dir, "ANTHROPIC_API_KEY=" + testKey}
 
-	res, err := seedConfig(env, link) // the CLI keys projects by the resolved path
+	res, err := claude.SeedConfig(env, link) // the CLI keys projects by the resolved path
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,7 @@ func TestSeedConfigMergesAndIsIdempotent(t *testing.T) {
 	}
 
 	before, _ := os.ReadFile(file)
-	again, err := seedConfig(env, cwd)
+	again, err := claude.SeedConfig(env, cwd)
 	if err != nil || len(again.Changes) != 0 {
 		t.Fatalf("second seed: %+v, %v", again, err)
 	}
@@ -112,7 +114,7 @@ func TestSeedConfigAfterCLIRewrite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".claude.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := seedConfig([]string{"HOME=" + dir}, cwd)
+	res, err := claude.SeedConfig([]string{"HOME=" + dir}, cwd)
 	if err != nil || len(res.Changes) != 0 {
 		t.Fatalf("seed: %+v, %v", res, err)
 	}
@@ -120,7 +122,7 @@ func TestSeedConfigAfterCLIRewrite(t *testing.T) {
 
 func TestSeedConfigNewFile(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
-	res, err := seedConfig([]string{"HOME=" + home}, cwd) // no key: no approval
+	res, err := claude.SeedConfig([]string{"HOME=" + home}, cwd) // no key: no approval
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +138,7 @@ func TestSeedConfigNewFile(t *testing.T) {
 	}
 	// A config directory that does not exist yet is created.
 	dir := filepath.Join(t.TempDir(), "new", "config")
-	if _, err := seedConfig([]string{"CLAUDE_CONFIG_DIR=" + dir}, cwd); err != nil {
+	if _, err := claude.SeedConfig([]string{"CLAUDE_CONFIG_DIR=" + dir}, cwd); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".claude.json")); err != nil {
@@ -154,7 +156,7 @@ func TestSeedConfigKeepsModeAndSymlink(t *testing.T) {
 	if err := os.Symlink(target, file); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := seedConfig([]string{"CLAUDE_CONFIG_DIR=" + dir}, cwd); err != nil {
+	if _, err := claude.SeedConfig([]string{"CLAUDE_CONFIG_DIR=" + dir}, cwd); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(file); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -185,7 +187,7 @@ func TestSeedConfigRefusesToClobber(t *testing.T) {
 			if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := seedConfig([]string{"CLAUDE_CONFIG_DIR=" + dir, "ANTHROPIC_API_KEY=k"}, cwd)
+			_, err := claude.SeedConfig([]string{"CLAUDE_CONFIG_DIR=" + dir, "ANTHROPIC_API_KEY=k"}, cwd)
 			if err == nil || !strings.Contains(err.Error(), tt.mentions) {
 				t.Fatalf("error %v, want one naming %s", err, tt.mentions)
 			}
@@ -204,14 +206,14 @@ func TestSeedConfigRespectsRejectedKey(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".claude.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := seedConfig([]string{"CLAUDE_CONFIG_DIR=" + dir, "ANTHROPIC_API_KEY=" + testKey}, cwd)
+	res, err := claude.SeedConfig([]string{"CLAUDE_CONFIG_DIR=" + dir, "ANTHROPIC_API_KEY=" + testKey}, cwd)
 	if err != nil || len(res.Changes) != 0 {
 		t.Fatalf("seed: %+v, %v", res, err)
 	}
 }
 
 func TestSeedConfigNoHome(t *testing.T) {
-	if _, err := seedConfig([]string{"PATH=/bin"}, t.TempDir()); err == nil {
+	if _, err := claude.SeedConfig([]string{"PATH=/bin"}, t.TempDir()); err == nil {
 		t.Fatal("no error without HOME or CLAUDE_CONFIG_DIR")
 	}
 }
