@@ -94,6 +94,10 @@ type Session struct {
 	ActiveAgentWorkerID *string   `json:"activeAgentWorkerId"`
 	Worktree            *Worktree `json:"worktree"` // the worktree agentdesk made for the session
 	Workers             []Info    `json:"workers"`
+	// Branch is the branch checked out in Cwd's git work tree, nil when
+	// Cwd is not in one or HEAD is detached. Read at each snapshot, never
+	// stored.
+	Branch *string `json:"branch"`
 }
 
 // Runtime is the live part of a worker of some kind. The manager holds one
