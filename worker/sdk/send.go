@@ -50,7 +50,7 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	}
 	id := uuid.Must(uuid.NewV7()).String()
 	msg := userMessage(content, id, r.conv, time.Now())
-	if err := r.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "user"}}); err != nil {
+	if err := r.produce([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user"}}); err != nil {
 		return err
 	}
 	p, err := r.ensureProcess()
