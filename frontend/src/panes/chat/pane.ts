@@ -9,12 +9,14 @@ import type { Pane, PaneContext } from '../registry';
 import { Banner } from './banner';
 import { Composer } from './composer';
 import { ChatConnection } from './connection';
+import { wireChatCopy } from './copy';
 import { PermissionDock } from './permission-dock';
 import type { PermissionRequest } from './protocol';
 import { Scroller } from './scroller';
 import { NextTask } from './tasks';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
+import { TurnStart } from './turn-start';
 
 /** Rendering time per frame; the rest of the frame stays free for input. */
 const frameBudgetMs = 8;
@@ -35,6 +37,7 @@ export class ChatPane implements Pane {
   private readonly dock: PermissionDock;
   private readonly composer: Composer;
   private readonly banner = new Banner();
+  private readonly turnStart = new TurnStart();
   private readonly connEl: HTMLElement;
   private readonly conn: ChatConnection;
   private readonly key: string;
@@ -50,17 +53,18 @@ export class ChatPane implements Pane {
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
-    this.scroller = new Scroller(this.transcript.el);
+    this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.composer = new Composer({ send: (text) => this.conn.send({ type: 'user-message', content: text }), cancel: () => this.cancel() });
-    this.connEl = h('span', { class: 'chat-conn', role: 'status' });
+    this.composer = new Composer({ send: (text) => this.sendMessage(text), cancel: () => this.cancel() });
+    this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
-      h('div', { class: 'chat-bar' }, h('span', { class: 'chat-bar-title' }, 'Claude'), this.connEl),
+      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
       this.banner.el,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.dock.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
+    wireChatCopy(this.el);
     // Busy until the first history-end: the history read first is no news to announce.
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
@@ -68,6 +72,7 @@ export class ChatPane implements Pane {
     this.conn = new ChatConnection(path, {
       opened: () => this.opened(),
       stored: (m, html) => {
+        this.turnStart.stored(m);
         if (this.transcript.add(m, html)) this.schedule();
       },
       history: (msgs) => {
@@ -78,6 +83,7 @@ export class ChatPane implements Pane {
         this.schedule();
       },
       streamed: (m) => {
+        this.turnStart.streamed(m);
         this.transcript.addEvent(m);
         this.schedule();
       },
@@ -161,7 +167,17 @@ export class ChatPane implements Pane {
     this.renderConn();
   }
 
+  /** Sends what the composer holds: back to the bottom, and "turn started" until the first token. */
+  private sendMessage(text: string): boolean {
+    const busy = this.composer.busy;
+    if (!this.conn.send({ type: 'user-message', content: text })) return false;
+    this.scroller.stick();
+    if (!busy) this.turnStart.sent(); // a message sent mid-turn waits for the turn to end
+    return true;
+  }
+
   private setActivity(a: Activity | null): void {
+    this.turnStart.activity(a);
     if (this.sweepOnActivity && a !== null) {
       this.sweepOnActivity = false;
       this.dock.sweepStale();
@@ -172,6 +188,7 @@ export class ChatPane implements Pane {
   }
 
   private permission(req: PermissionRequest): void {
+    this.turnStart.done();
     const active = document.activeElement;
     const typing = active === this.composer.input && this.composer.input.value !== '';
     const free = active === null || active === document.body || this.el.contains(active);
@@ -182,11 +199,13 @@ export class ChatPane implements Pane {
     let what = 'The Claude process ended';
     if (signal !== null && signal !== '') what = `The Claude process was killed by signal ${signal}`;
     else if (code !== null && code !== 0) what = `The Claude process exited with code ${code}`;
+    this.turnStart.done();
     this.transcript.endWithNote(`${what}.`, 'chat-exit');
     this.schedule();
   }
 
   private error(code: string, message: string): void {
+    this.turnStart.done();
     this.banner.show(code, message);
     if (code === 'invalid_message') this.dock.unbusyAll(message);
   }

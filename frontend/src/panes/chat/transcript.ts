@@ -149,7 +149,7 @@ export class Transcript {
     let els: HTMLElement[] = [];
     switch (m.type) {
       case 'user':
-        els = this.user(m);
+        els = this.user(m, html?.['0']);
         break;
       case 'assistant':
         els = this.assistant(m, html ?? {});
@@ -178,7 +178,7 @@ export class Transcript {
     return this.log.tail();
   }
 
-  private user(m: CliMessage): HTMLElement[] {
+  private user(m: CliMessage, html: string | undefined): HTMLElement[] {
     const blocks = blocksOf(m);
     const out: HTMLElement[] = [];
     for (const b of blocks) {
@@ -194,7 +194,7 @@ export class Transcript {
       }
       card.setResult(b, deniedByPermission(m, id));
     }
-    const text = renderUserText(blocks.filter((b) => b.type !== 'tool_result'));
+    const text = renderUserText(blocks.filter((b) => b.type !== 'tool_result'), html);
     if (text !== null) {
       this.container(m.parent_tool_use_id).append(text);
       out.unshift(text);
