@@ -6,6 +6,7 @@ import { h } from './dom';
 import './panes/index';
 import { registerServiceWorker } from './pwa';
 import './styles/app.css';
+import './styles/phone.css';
 import { initTheme } from './theme';
 import { followVisualViewport } from './viewport';
 

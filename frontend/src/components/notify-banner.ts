@@ -34,7 +34,7 @@ export class NotifyBanner {
 
   constructor() {
     this.text = h('span', { class: 'notify-text', role: 'status' }, 'Get notified when Claude needs you?');
-    this.enableBtn = h('button', { class: 'btn btn-small btn-primary', type: 'button', onClick: () => void this.enable() }, 'Enable notifications');
+    this.enableBtn = h('button', { class: 'btn btn-small btn-primary', type: 'button', title: 'Enable notifications', onClick: () => void this.enable() }, 'Enable');
     const close = h('button', { class: 'icon-btn', type: 'button', 'aria-label': 'Dismiss', title: 'Not now', onClick: () => this.dismiss() }, '×');
     this.el = h('div', { class: 'notify-banner', role: 'region', 'aria-label': 'Notifications', hidden: true },
       this.text, this.enableBtn, close);
