@@ -156,6 +156,8 @@ export function coveredControls(page, within = null) {
       }
       if (!inView) continue;
       const hit = document.elementFromPoint(x, y);
+      // An open popup menu covers what is under it on purpose.
+      if (hit !== null && hit.closest('.menu:not([hidden])') !== null && !el.closest('.menu')) continue;
       if (hit === null || (hit !== el && !el.contains(hit) && !(el.tagName === 'INPUT' && el.labels && [...el.labels].some((l) => l.contains(hit))))) {
         const name = el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30) || el.className;
         const by = hit === null ? 'nothing' : `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}`;

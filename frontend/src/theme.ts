@@ -62,10 +62,10 @@ export function onThemeChange(fn: (t: Theme) => void): () => void {
   return () => listeners.delete(fn);
 }
 
+/** Sets the resolved theme on the page and tells the listeners (also when only the preference changed). */
 function apply(): void {
   const t = activeTheme();
   const root = document.documentElement;
-  if (root.dataset.theme === t) return;
   root.dataset.theme = t;
   root.style.colorScheme = t;
   const meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
