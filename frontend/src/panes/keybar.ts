@@ -11,6 +11,8 @@ export interface KeyBarHost {
   send(data: string): void;
   /** True when the program switched the arrows to application mode (ESC O A). */
   appCursor(): boolean;
+  /** Gives the focus back to the terminal. */
+  focus(): void;
 }
 
 const arrows: Record<string, string> = { '←': 'D', '↑': 'A', '↓': 'B', '→': 'C' };

@@ -33,7 +33,10 @@ export class TermChrome {
 
   constructor(worker: Worker, host: KeyBarHost) {
     this.status = h('span', { class: 'status-pill term-status', role: 'status' });
-    this.toggle = h('button', { class: 'btn btn-small keys-toggle', type: 'button', title: 'Show the key bar: Esc, Tab, Ctrl, arrows…', onClick: () => this.setKeys(!this.keysWanted, true) }, '⌨ Keys');
+    this.toggle = h('button', { class: 'btn btn-small keys-toggle', type: 'button', title: 'Show the key bar: Esc, Tab, Ctrl, arrows…', onClick: () => {
+      this.setKeys(!this.keysWanted, true);
+      host.focus(); // back to typing
+    } }, '⌨ Keys');
     const title = worker.kind === 'pty-agent' ? 'Claude (terminal UI)' : worker.name || 'Terminal';
     this.bar = h('div', { class: 'pane-bar term-bar' }, h('span', { class: 'pane-bar-title' }, title), this.toggle, this.status);
     const what = worker.kind === 'pty-agent' ? 'Starting Claude in the terminal…' : 'Starting the terminal…';

@@ -53,6 +53,7 @@ class TerminalPane implements Pane {
     this.chrome = new TermChrome(ctx.worker, {
       send: (data) => this.typed(data),
       appCursor: () => this.term.modes.applicationCursorKeysMode,
+      focus: () => this.term.focus(),
     });
     this.host = h('div', { class: 'term-host' });
     this.banner = h('div', { class: 'term-banner', hidden: true });
