@@ -56,7 +56,7 @@ describe('layout at phone and desktop size', { timeout: 600_000 }, () => {
       await signIn(page, server);
       await page.getByRole('heading', { name: 'No sessions yet' }).waitFor();
       const problems = await check(page, size, 'empty');
-      await page.getByRole('main').getByRole('button', { name: '+ New session' }).click();
+      await page.getByRole('button', { name: 'Start your first session' }).click();
       await page.locator('#ns-cwd').waitFor({ state: 'visible' });
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'ns-cwd', 'the form takes the focus');
       problems.push(...await check(page, size, 'empty-form'));

@@ -205,8 +205,10 @@ export class App {
   /** The start page: what to do next, depending on whether sessions exist. */
   private startPage(): HTMLElement {
     this.shownEmpty = this.store.list().length === 0;
-    const create = h('button', { class: 'btn btn-primary', type: 'button', onClick: () => this.openForm() }, '+ New session');
-    if (this.store.loaded && this.store.list().length === 0) {
+    const empty = this.store.loaded && this.store.list().length === 0;
+    const create = h('button', { class: 'btn btn-primary', type: 'button', onClick: () => this.openForm() },
+      empty ? 'Start your first session' : 'Start a new session');
+    if (empty) {
       return h('div', { class: 'empty-state' },
         h('h2', null, 'No sessions yet'),
         h('p', null, 'A session is a folder where Claude works: a chat with Claude, terminals, and a live diff of what changed.'),
