@@ -8,6 +8,16 @@ import { desktop, launchBrowser, newPage, phone } from './browser.mjs';
 import { AgentdeskServer } from './server.mjs';
 import { api, signIn } from './ux.mjs';
 
+/** Waits until the page's service worker is activated (the shell is then cached). */
+function activated(page) {
+  return page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    const w = reg.active;
+    if (w.state !== 'activated') await new Promise((r) => w.addEventListener('statechange', () => w.state === 'activated' && r()));
+    return { scope: reg.scope, script: w.scriptURL };
+  });
+}
+
 describe('PWA: manifest and service worker', { timeout: 180_000 }, () => {
   let server;
   let browser;
@@ -50,10 +60,7 @@ describe('PWA: manifest and service worker', { timeout: 180_000 }, () => {
   test('the service worker registers for the whole app and caches the shell only', async () => {
     const page = await newPage(browser, desktop);
     await signIn(page, server);
-    const reg = await page.evaluate(async () => {
-      const r = await navigator.serviceWorker.ready;
-      return { scope: r.scope, script: r.active?.scriptURL };
-    });
+    const reg = await activated(page);
     assert.equal(reg.scope, `${server.url}/`);
     assert.equal(reg.script, `${server.url}/sw.js`);
     // Use the app, REST and sockets included, under the worker's control.
@@ -81,7 +88,7 @@ describe('PWA: manifest and service worker', { timeout: 180_000 }, () => {
   test('with the server unreachable the installed shell still opens and says so', async () => {
     const page = await newPage(browser, desktop);
     await signIn(page, server);
-    await page.evaluate(() => navigator.serviceWorker.ready);
+    await activated(page);
     await page.context().setOffline(true);
     await page.reload();
     // The shell came from the cache; the sessions could not: a message and Retry.

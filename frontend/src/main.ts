@@ -79,4 +79,4 @@ async function boot(): Promise<void> {
 initTheme();
 followVisualViewport();
 void boot();
-void registerServiceWorker();
+registerServiceWorker();

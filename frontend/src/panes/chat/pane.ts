@@ -9,7 +9,7 @@ import type { Pane, PaneContext } from '../registry';
 import { Banner } from './banner';
 import { Composer } from './composer';
 import { ChatConnection } from './connection';
-import { wireChatCopy } from './copy';
+import { CopyButtons } from './copy';
 import { PermissionDock } from './permission-dock';
 import type { PermissionRequest } from './protocol';
 import { Scroller } from './scroller';
@@ -32,7 +32,8 @@ const stateText: Record<SocketState, string> = {
 
 export class ChatPane implements Pane {
   readonly el: HTMLElement;
-  private readonly transcript = new Transcript();
+  private readonly transcript = new Transcript((chunk) => this.copies.observe(chunk));
+  private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
   private readonly composer: Composer;
@@ -64,7 +65,7 @@ export class ChatPane implements Pane {
       this.dock.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
-    wireChatCopy(this.el);
+    this.copies = new CopyButtons(this.scroller.el, this.el);
     // Busy until the first history-end: the history read first is no news to announce.
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
@@ -88,7 +89,10 @@ export class ChatPane implements Pane {
         this.schedule();
       },
       historyEnd: () => this.historyEnd(),
-      reset: () => this.transcript.clear(),
+      reset: () => {
+        this.transcript.clear();
+        this.copies.clear();
+      },
       activity: (a) => this.setActivity(a),
       permission: (req) => this.permission(req),
       resolved: (id) => this.dock.resolve(id),
@@ -130,6 +134,7 @@ export class ChatPane implements Pane {
     cancelAnimationFrame(this.frame);
     window.clearTimeout(this.timer);
     this.slices.dispose();
+    this.copies.dispose();
     this.conn.dispose();
     this.scroller.dispose();
     setAsking(this.key, false);
@@ -263,6 +268,7 @@ export class ChatPane implements Pane {
 
   private flush(): void {
     const more = this.transcript.flush(performance.now() + frameBudgetMs);
+    this.copies.refresh();
     this.scroller.keep();
     if (more) this.schedule();
   }

@@ -3,7 +3,7 @@
 // messages always goes in as textContent; only the server's sanitized
 // markdown HTML (the frame's "html") is inserted as HTML.
 import { h } from '../../dom';
-import { addCodeCopies, addMessageCopy } from './copy';
+import { setCopySource } from './copy';
 import { formatCost, formatDuration, formatInt } from './format';
 import { isObject, num, str, type Block, type CliMessage } from './protocol';
 
@@ -30,13 +30,12 @@ export function renderUserText(blocks: Block[], html?: string): HTMLElement | nu
   if (html !== undefined && html !== '') {
     body.classList.add('md');
     body.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
-    if (html.includes('<pre')) addCodeCopies(body);
   } else {
     body.classList.add('plain');
     body.textContent = text;
   }
   const el = h('div', { class: 'chat-msg chat-user' }, body);
-  addMessageCopy(el, text);
+  setCopySource(el, text);
   return el;
 }
 
@@ -46,7 +45,6 @@ export function renderText(text: string, html: string | undefined, aborted: bool
   if (html !== undefined && html !== '') {
     el.classList.add('md');
     el.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
-    if (html.includes('<pre')) addCodeCopies(el);
   } else {
     el.classList.add('plain');
     el.textContent = text;
@@ -55,7 +53,7 @@ export function renderText(text: string, html: string | undefined, aborted: bool
     el.classList.add('aborted');
     el.append(h('span', { class: 'chat-aborted' }, ' (interrupted)'));
   }
-  addMessageCopy(el, text);
+  setCopySource(el, text);
   return el;
 }
 

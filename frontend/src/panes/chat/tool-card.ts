@@ -2,7 +2,7 @@
 // once the later user line's tool_result arrives (long output cut to a few dozen
 // lines with "show all"). Sub-agent messages (parent_tool_use_id) nest inside.
 import { h } from '../../dom';
-import { toolCopyButton } from './copy';
+import { setCopySource } from './copy';
 import { prettyJson } from './format';
 import { isObject, type Block } from './protocol';
 import { toolTitle } from './tool-title';
@@ -66,7 +66,7 @@ export class ToolCard {
     this.setState(state);
     const summary = state === 'ok' ? 'Result' : state === 'denied' ? 'Denied' : 'Error';
     const body = outputBlock(text === '' ? '(no output)' : text);
-    if (text !== '') body.append(toolCopyButton(text));
+    if (text !== '') setCopySource(body, text);
     const details = h('details', { class: 'tool-result', open: true }, h('summary', null, summary), body);
     this.resultEl?.remove();
     this.resultEl = details;

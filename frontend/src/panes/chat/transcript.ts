@@ -32,11 +32,13 @@ export class Transcript {
   private prevTotal: number | null = null;
   private readonly live: LiveStream;
   private readonly queue = new WorkQueue<Op>();
-  private readonly log = new ChunkedLog();
+  private readonly log: ChunkedLog;
   /** History lines queued since the last queued stage, -1 when none is open. */
   private staged = -1;
 
-  constructor() {
+  /** onChunk: a new chunk of the log (see ChunkedLog). */
+  constructor(onChunk?: (chunk: HTMLElement) => void) {
+    this.log = new ChunkedLog(onChunk);
     this.el = this.log.el;
     this.live = new LiveStream((el, parent) => this.container(parent).append(el));
   }
