@@ -2,11 +2,14 @@
 // installable app. Browsers allow service workers on https and on http
 // loopback (localhost, 127.0.0.1): elsewhere, and in the Vite dev server,
 // nothing is registered and the app works as a plain page. Registration
-// waits until the page has loaded and the browser is idle: installing
-// fetches the whole shell again, which must not compete with the first
-// render of a long conversation.
+// waits until a few seconds after the page loaded and the browser is idle:
+// installing fetches the whole shell again, which must not compete with the
+// first render of a long conversation (on a busy two-core machine that
+// added a third to it).
 
-/** Longest wait for an idle moment before registering anyway (ms). */
+/** Wait after the load event before registering (ms). */
+const afterLoadMs = 5000;
+/** Longest further wait for an idle moment before registering anyway (ms). */
 const idleTimeoutMs = 10_000;
 
 /** Registers once the page is loaded and idle; never throws. */
@@ -18,8 +21,10 @@ export function registerServiceWorker(): void {
     });
   };
   const whenIdle = (): void => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(register, { timeout: idleTimeoutMs });
-    else window.setTimeout(register, 1000);
+    window.setTimeout(() => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(register, { timeout: idleTimeoutMs });
+      else register();
+    }, afterLoadMs);
   };
   if (document.readyState === 'complete') whenIdle();
   else window.addEventListener('load', whenIdle, { once: true });
