@@ -132,6 +132,29 @@ describe('chat: the first minutes', { timeout: 400_000 }, () => {
     await page.context().close();
   });
 
+  test('phone: the message box grows with its text and stays above a shrinking viewport (the on-screen keyboard)', async () => {
+    const page = await newPage(browser, phone);
+    await signIn(page, server);
+    await createInForm(page, 'keyboard');
+    const input = page.locator(`${chat} .chat-input`);
+    await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .chat-input')?.disabled === false);
+    const h0 = (await input.boundingBox()).height;
+    await input.fill('one\ntwo\nthree\nfour');
+    await page.waitForFunction((h) => document.querySelector('.pane-chat:not([hidden]) .chat-input').getBoundingClientRect().height > h + 20, h0);
+    await input.fill('x\n'.repeat(40));
+    const tall = (await input.boundingBox()).height;
+    assert.ok(tall <= 222, `it stops growing (${tall}px) and scrolls instead`);
+    // A keyboard takes the lower part of the screen: the visual viewport shrinks.
+    await page.setViewportSize({ width: 390, height: 420 });
+    await page.waitForFunction(() => {
+      const form = document.querySelector('.pane-chat:not([hidden]) .chat-composer').getBoundingClientRect();
+      const vv = window.visualViewport;
+      return form.bottom <= vv.offsetTop + vv.height + 1 && form.top >= 0;
+    });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test('copy buttons copy a message’s markdown, a code block, and a tool’s whole output', async () => {
     const page = await newPage(browser, { ...desktop, permissions: ['clipboard-read', 'clipboard-write'] });
     await signIn(page, server);

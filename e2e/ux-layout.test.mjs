@@ -177,6 +177,45 @@ describe('layout at phone and desktop size', { timeout: 600_000 }, () => {
     await page.context().close();
   });
 
+  test('phone: the tab strip scrolls and a new tab is scrolled into view', async (t) => {
+    if (s === undefined) return t.skip('needs the set-up');
+    const page = await newPage(browser, phone);
+    await signIn(page, server, `/s/${s.id}/w/${chat.id}`);
+    await page.locator('.pane-chat:not([hidden]) .chat-result').waitFor();
+    for (let i = 0; i < 3; i++) {
+      await page.getByRole('button', { name: 'Add worker' }).click();
+      await page.getByRole('menuitem', { name: 'Terminal', exact: true }).click();
+      await page.locator('.pane-terminal:not([hidden]) .term-status[data-state="open"]').waitFor();
+      const wid = new URL(page.url()).pathname.split('/').pop();
+      // Wait for the scroll to settle, then check that the whole tab is inside the strip.
+      await page.waitForFunction((id) => {
+        const strip = document.querySelector('.tabs').getBoundingClientRect();
+        const tab = document.querySelector(`.tab[data-wid="${id}"]`)?.getBoundingClientRect();
+        return tab !== undefined && tab.left >= strip.left - 1 && tab.right <= strip.right + 1;
+      }, wid);
+    }
+    const scrolls = await page.locator('.tabs').evaluate((el) => el.scrollWidth > el.clientWidth && el.scrollLeft > 0);
+    assert.equal(scrolls, true, 'the strip is wider than the screen and scrolled');
+    assert.deepEqual(await overflow(page), []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('empty states say what to do next: a session without workers, a diff without changes', async () => {
+    const bare = await api(server, 'POST', '/api/sessions', { cwd: await makeRepo(tmp, 'clean'), agent: 'none', title: 'bare' });
+    const page = await newPage(browser, desktop);
+    await signIn(page, server, `/s/${bare.id}`);
+    const d = bare.workers.find((w) => w.kind === 'git-diff');
+    await page.locator('.dd-message', { hasText: 'No changes against' }).waitFor();
+    assert.match(await page.locator('.dd-message').innerText(), /show up here as they happen/);
+    await page.getByRole('button', { name: `Close ${d.name}` }).click();
+    await page.locator('dialog[open]').getByRole('button', { name: 'Close worker' }).click();
+    await page.getByRole('heading', { name: 'No workers in this session yet' }).waitFor();
+    assert.match(await page.locator('.empty-pane').innerText(), /Add one with the \+ button/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test('the theme follows the system, the toggle overrides it, and terminal and diff follow', async (t) => {
     if (s === undefined) return t.skip('needs the set-up');
     const page = await newPage(browser, { ...desktop, colorScheme: 'light' });

@@ -1,8 +1,9 @@
 // Stick-to-bottom scrolling: new content keeps the view at the bottom only when
 // the reader is there. Scrolled up, a "Jump to latest ↓" pill is offered, and
 // it turns into "New messages ↓" when output arrives meanwhile. The stuck
-// flag follows the reader's own scrolling, not content growth, so a burst
-// of appended lines cannot unstick it; sending a message sticks it again.
+// flag follows the reader's own scrolling, not content growth: only moving
+// up unsticks it, so a burst of appended lines cannot; sending a message
+// sticks it again.
 import { h, setText } from '../../dom';
 
 /** How close to the bottom (px) still counts as "at the bottom". */
@@ -14,6 +15,8 @@ export class Scroller {
   private stuck = true;
   private fresh = false;
   private savedTop = 0;
+  /** scrollTop at the last scroll event, to tell moving up from content growth. */
+  private lastTop = 0;
   private readonly resize: ResizeObserver;
 
   constructor(content: HTMLElement) {
@@ -71,10 +74,19 @@ export class Scroller {
     this.renderJump();
   }
 
+  /**
+   * Reaching the bottom sticks; only moving up unsticks. A scroll event can
+   * also come from content that grew after toBottom() (or from off-screen
+   * chunks getting their real size): the gap is large then, but the reader
+   * did not move up, so the view keeps following.
+   */
   private onScroll(): void {
     if (this.el.clientHeight === 0) return; // hidden: no layout, no intent
-    const gap = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight;
-    this.stuck = gap <= slackPx;
+    const top = this.el.scrollTop;
+    const gap = this.el.scrollHeight - top - this.el.clientHeight;
+    if (gap <= slackPx) this.stuck = true;
+    else if (top < this.lastTop - 1) this.stuck = false;
+    this.lastTop = top;
     if (this.stuck) this.fresh = false;
     this.renderJump();
   }
