@@ -106,6 +106,8 @@ describe('switching between chat and terminal with the real Claude CLI', { timeo
     await page.locator('.tab.selected', { hasText: 'claude' }).waitFor({ timeout: waitMs });
     await page.locator('.pane-terminal:not([hidden])').waitFor({ timeout: waitMs });
     await waitTerminal(/\? for shortcuts|❯|│ >/);
+    // The "starting" cover went once the TUI drew its screen.
+    await page.locator('.pane-terminal:not([hidden]) .term-starting').waitFor({ state: 'hidden', timeout: waitMs });
     assert.doesNotMatch(await terminalText(), /trust this folder|Do you trust/i, 'no trust dialog');
     // The old chat stays, read-only, folded into the History menu.
     await page.locator('.history-btn', { hasText: 'History (1)' }).waitFor({ timeout: waitMs });
