@@ -145,7 +145,7 @@ describe('dialogs, worktrees and messages', { timeout: 400_000 }, () => {
     const err = p.locator('#ns-error');
     await err.waitFor();
     const text = await err.innerText();
-    assert.match(text, /^"\/no\/such\/dir" does not exist or cannot be read\.$/);
+    assert.equal(text, 'The cwd "/no/such/dir" does not exist or cannot be read.');
     assert.doesNotMatch(text, /: (invalid|conflict|not found)\b/);
     assert.deepEqual(p.errors.filter((e) => !/status of 400/.test(e)), []);
     await p.context().close();

@@ -53,9 +53,10 @@ func sentence(msg string) string {
 	return msg
 }
 
-// fieldSentence words a field error with the field as its subject when
-// the message is a predicate ("must be…", "is required…"): "The cwd field
-// must be an absolute path."
+// fieldSentence words a field error so that it names the field: as its
+// subject when the message is a predicate ("The cwd field must be an
+// absolute path."), before a quoted value (`The cwd "/x" does not
+// exist.`), else in parentheses when the message does not name it.
 func fieldSentence(fe *worker.FieldError) string {
 	for _, verb := range []string{"must ", "is ", "are ", "has "} {
 		if strings.HasPrefix(fe.Msg, verb) {
@@ -64,6 +65,12 @@ func fieldSentence(fe *worker.FieldError) string {
 	}
 	if rest, ok := strings.CutPrefix(fe.Msg, "wrong type: "); ok {
 		return "The " + fe.Field + " field has the wrong type (" + rest + ")"
+	}
+	if strings.HasPrefix(fe.Msg, `"`) { // `"/x" does not exist`: the value is the subject
+		return "The " + fe.Field + " " + fe.Msg
+	}
+	if !strings.Contains(strings.ToLower(fe.Msg), strings.ToLower(fe.Field)) {
+		return fe.Msg + " (field " + fe.Field + ")"
 	}
 	return fe.Msg
 }

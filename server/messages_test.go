@@ -47,8 +47,10 @@ func TestErrorMessagesAreSentences(t *testing.T) {
 		{"POST", "/api/sessions", `{"cwd": "/x", "bogus": 1}`, 400, "invalid_field", `Unknown field "bogus" (check its spelling).`},
 		{"POST", "/api/sessions", `{"cwd": `, 400, "invalid_json", "The request body is not valid JSON."},
 		{"POST", "/api/sessions", `{"cwd" "/x"}`, 400, "invalid_json", "The request body is not valid JSON (error at byte 8)."},
-		{"POST", "/api/sessions/" + s.ID + "/workers", map[string]any{"kind": "terminal"}, 400, "invalid_field", "Terminal workers are not available in this build."},
+		{"POST", "/api/sessions/" + s.ID + "/workers", map[string]any{"kind": "terminal"}, 400, "invalid_field", "Terminal workers are not available in this build (field kind)."},
 		{"DELETE", "/api/sessions/" + s.ID + "/workers/w1", nil, 404, "not_found", `Worker "w1" was not found.`},
+		{"POST", "/api/sessions", map[string]string{"cwd": "/no/such/dir"}, 400, "invalid_field", `The cwd "/no/such/dir" does not exist or cannot be read.`},
+		{"POST", "/api/sessions", map[string]string{"cwd": dir, "agent": "robot"}, 400, "invalid_field", `The agent field must be "sdk", "pty-agent" or "none", got "robot".`},
 	}
 	for _, tt := range tests {
 		a := e.do(tt.method, tt.path, tt.body)
