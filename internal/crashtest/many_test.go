@@ -10,10 +10,10 @@ import (
 const (
 	manyClients = 200
 	// manyBytes stays under the 8 MiB a terminal keeps.
-	manyBytes = 7_000_000
+	manyBytes = 2_000_000
 )
 
-// TestManyClients attaches 200 sockets to one terminal that prints 7 MB.
+// TestManyClients attaches 200 sockets to one terminal that prints 2 MB.
 // The producer completes, every client gets every byte in order (one that
 // falls behind is closed and catches up exactly by its cursor), and the
 // server's memory stays bounded.
