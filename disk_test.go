@@ -39,7 +39,7 @@ func TestDiskFull(t *testing.T) {
 	var created []string
 	var code int
 	var body []byte
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for code == 0 || code == 201 && time.Now().Before(deadline) {
 		code, body = p.api(t, "POST", "/api/sessions", `{"cwd":"`+t.TempDir()+`","agent":"none"}`)
 		if code != 201 {

@@ -69,7 +69,7 @@ func TestPublicURLStartupLine(t *testing.T) {
 	if p.base != "https://desk.example.com" {
 		t.Fatalf("start-up line %q, want the public URL", p.url)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binPath, "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--public-url", "https://desk.example.com/app")
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "must look like https://host") {

@@ -89,7 +89,7 @@ func startVia(t *testing.T, wrapper []string, dataDir string, extra ...string) *
 			t.Fatalf("start-up line %q has no URL; stderr: %s", l, p.stderr)
 		}
 		p.url, p.base, p.token = m[0], m[1], m[2]
-	case <-time.After(20 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatalf("no start-up line; stderr: %s", p.stderr)
 	}
 	return p
@@ -123,7 +123,7 @@ func (p *proc) stop(t *testing.T, sig syscall.Signal) {
 		if err != nil {
 			t.Fatalf("exit after %v: %v; stderr: %s", sig, err, p.stderr)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatalf("no exit after %v", sig)
 	}
 }
@@ -167,7 +167,7 @@ func TestSecondProcessFailsFast(t *testing.T) {
 	data := t.TempDir()
 	p := start(t, data)
 	defer p.stop(t, syscall.SIGTERM)
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, binPath, "--addr", "127.0.0.1:0", "--data-dir", data).CombinedOutput()
 	if err == nil || ctx.Err() != nil {
@@ -232,7 +232,7 @@ func TestCrashLeftoversAreEnded(t *testing.T) {
 
 func waitPID(t *testing.T, file string) int {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		if b, err := os.ReadFile(file); err == nil && strings.HasSuffix(string(b), "\n") {
 			var pid int
@@ -249,7 +249,7 @@ func waitPID(t *testing.T, file string) int {
 // alive reports whether pid still runs (a zombie counts as gone: it has
 // been killed and only waits for its parent).
 func alive(pid int) bool {
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		if syscall.Kill(pid, 0) != nil {
 			return false

@@ -15,9 +15,16 @@ export function launchBrowser() {
   });
 }
 
-/** A new page whose console errors and uncaught exceptions are collected in page.errors. */
-export async function newPage(browser) {
-  const context = await browser.newContext();
+/** Phone and desktop sizes of the UX tests (contextOptions for newPage). */
+export const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+export const desktop = { viewport: { width: 1280, height: 800 } };
+
+/**
+ * A new page (in a new context made with contextOptions) whose console errors
+ * and uncaught exceptions are collected in page.errors.
+ */
+export async function newPage(browser, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   page.setDefaultTimeout(waitMs);
   page.setDefaultNavigationTimeout(waitMs);

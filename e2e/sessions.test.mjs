@@ -14,7 +14,11 @@ describe('session sidebar', { timeout: 120_000 }, () => {
     server = await AgentdeskServer.start();
     browser = await launchBrowser();
     page = await newPage(browser);
-    page.on('dialog', (d) => void d.accept());
+    // Deleting asks in the app's own dialog: a native one is a failure.
+    page.on('dialog', (d) => {
+      page.errors.push(`native ${d.type()} dialog`);
+      void d.dismiss();
+    });
     await page.goto(`${server.url}/?token=${server.token}`);
     await page.locator('.conn[data-state="open"]').waitFor();
   });
@@ -34,7 +38,7 @@ describe('session sidebar', { timeout: 120_000 }, () => {
 
   test('a directory that does not exist is refused next to the form', async () => {
     await create('/no/such/dir/anywhere', 'bad');
-    await page.locator('.new-session-form .form-error', { hasText: /cwd/i }).waitFor();
+    await page.locator('.new-session-form .form-error', { hasText: '"/no/such/dir/anywhere" does not exist or cannot be read.' }).waitFor();
     assert.equal(await page.locator('.session-row').count(), 0);
     await page.keyboard.press('Escape');
     await page.locator('.new-session-form').waitFor({ state: 'hidden' });
@@ -58,6 +62,7 @@ describe('session sidebar', { timeout: 120_000 }, () => {
     assert.deepEqual((await res.json()).map((s) => s.title), ['renamed'], 'the server has the new title');
 
     await page.getByRole('button', { name: 'Delete session renamed' }).click();
+    await page.locator('dialog[open]').getByRole('button', { name: 'Delete session' }).click();
     await page.locator('.session-row').waitFor({ state: 'detached' });
     await page.waitForURL((u) => u.pathname === '/');
   });

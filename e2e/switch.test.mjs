@@ -3,6 +3,7 @@
 // real CLI talking to the fake Messages API: a chat turn, "Open in terminal"
 // and a turn typed in the TUI, "Back to chat" showing both earlier turns
 // (the terminal one marked), and a chat turn that carries the whole history.
+// Stopped agent workers fold into the tab bar's History menu.
 import assert from 'node:assert/strict';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -105,9 +106,11 @@ describe('switching between chat and terminal with the real Claude CLI', { timeo
     await page.locator('.tab.selected', { hasText: 'claude' }).waitFor({ timeout: waitMs });
     await page.locator('.pane-terminal:not([hidden])').waitFor({ timeout: waitMs });
     await waitTerminal(/\? for shortcuts|❯|│ >/);
+    // The "starting" cover went once the TUI drew its screen.
+    await page.locator('.pane-terminal:not([hidden]) .term-starting').waitFor({ state: 'hidden', timeout: waitMs });
     assert.doesNotMatch(await terminalText(), /trust this folder|Do you trust/i, 'no trust dialog');
-    // The old chat stays, read-only.
-    await page.locator('.tab.read-only', { hasText: 'stopped (read-only)' }).first().waitFor({ timeout: waitMs });
+    // The old chat stays, read-only, folded into the History menu.
+    await page.locator('.history-btn', { hasText: 'History (1)' }).waitFor({ timeout: waitMs });
 
     await page.locator('.pane-terminal:not([hidden]) .xterm').click();
     await page.keyboard.type('from the terminal');
@@ -164,13 +167,15 @@ describe('switching between chat and terminal with the real Claude CLI', { timeo
     assert.equal(await chat().locator('.chat-user.from-terminal .chat-source').first().innerText(), 'from terminal');
     assert.equal(await chat().locator('.chat-user', { hasText: 'hello' }).locator('.chat-source').count(), 0,
       'a chat turn has no terminal badge');
-    assert.equal(await page.locator('.tab.read-only').count(), 2, 'the first chat and the terminal are read-only');
+    assert.equal(await page.locator('.history-btn').innerText(), 'History (2)', 'the first chat and the terminal are read-only, in History');
 
     const n = await chatTurn('after switch');
     assert.ok(n > lastCount, `the chat turn carries the terminal turn too (${n} > ${lastCount})`);
 
     // The first chat tab: its history is readable, its composer disabled with a hint.
-    await page.locator('.tab.read-only .tab-main').first().click();
+    await page.locator('.history-btn').click();
+    await page.locator('.history-item', { hasText: ' · chat · ' }).click();
+    await page.locator('.tab.selected.read-only').waitFor({ timeout: waitMs });
     const old = chat();
     await old.locator('.chat-text', { hasText: echoRe('hello') }).waitFor({ timeout: waitMs });
     assert.equal(await old.locator('.chat-input').isDisabled(), true);

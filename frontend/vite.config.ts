@@ -3,7 +3,8 @@
 //   npm run dev     -> dev server proxying /api and /ws to a local agentdesk on :7878
 // This file is not type-checked by `tsc -p frontend` (no @types/node installed);
 // Vite bundles and runs it itself.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -25,10 +26,37 @@ function keepGitkeep(): Plugin {
   };
 }
 
+// The service worker (sw.js, a template at the frontend root) caches the app
+// shell: this build's assets, the public files and the page. Its list and a
+// version derived from it are written into dist/sw.js, so every build that
+// changes the shell installs a new worker that drops the old cache.
+function serviceWorker(): Plugin {
+  return {
+    name: 'agentdesk-service-worker',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const pub = resolve(root, 'public');
+      const publicFiles = readdirSync(pub, { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => '/' + resolve(d.parentPath, d.name).slice(pub.length + 1));
+      const built = Object.keys(bundle).filter((f) => f !== 'index.html').map((f) => '/' + f);
+      const shell = ['/', '/highlight.css', ...publicFiles, ...built].sort();
+      // Built names carry a content hash; public files are hashed here.
+      const hash = createHash('sha256').update(shell.join('\n'));
+      for (const f of publicFiles) hash.update(readFileSync(resolve(pub, f.slice(1))));
+      const version = hash.digest('hex').slice(0, 12);
+      const source = readFileSync(resolve(root, 'sw.js'), 'utf8')
+        .replace(/\/\*SHELL\*\/ \[[^\]]*\]/, JSON.stringify(shell))
+        .replace(/\/\*VERSION\*\/ '[^']*'/, JSON.stringify(version));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: '/',
-  plugins: [keepGitkeep()],
+  plugins: [keepGitkeep(), serviceWorker()],
   build: {
     outDir,
     emptyOutDir: true,

@@ -19,7 +19,7 @@ func TestMain(m *testing.M) {
 
 // waitTimeout bounds every wait on a result channel, so a lost result fails
 // the test instead of hanging it.
-const waitTimeout = 20 * time.Second
+const waitTimeout = 2 * time.Minute
 
 func dbPath(t testing.TB) string {
 	return filepath.Join(t.TempDir(), "agentdesk.db")

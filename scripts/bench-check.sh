@@ -2,7 +2,9 @@
 # CI regression guard: runs a few Go benchmarks briefly and fails when one
 # is more than 3x slower (ns/op) than .ci/bench-baseline.txt, or when a
 # benchmark named in the baseline did not run. Figures on a shared 2-core
-# machine are noisy; 3x only catches real regressions.
+# machine are noisy; 3x only catches real regressions, and a benchmark over
+# the limit runs twice more and keeps its best figure, so a burst of other
+# load does not fail it.
 #   scripts/bench-check.sh            # compare
 #   scripts/bench-check.sh --update   # measure and rewrite the baseline
 set -euo pipefail
@@ -24,15 +26,33 @@ suite=(
 cd "$root"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-for entry in "${suite[@]}"; do
-  IFS='|' read -r pkg re bt <<<"$entry"
-  if ! go test -run '^$' -bench "$re" -benchtime "$bt" -count 1 "$pkg" >"$out.raw" 2>&1; then
+# measure PKG RE BT: one run, as "pkg BenchmarkX/sub ns" lines on stdout.
+measure() {
+  if ! go test -run '^$' -bench "$2" -benchtime "$3" -count 1 "$1" >"$out.raw" 2>&1; then
     cat "$out.raw" >&2
-    echo "bench-check: go test -bench '$re' $pkg failed" >&2
+    echo "bench-check: go test -bench '$2' $1 failed" >&2
     exit 1
   fi
   # "BenchmarkX/sub-2  N  123 ns/op ..." -> "pkg BenchmarkX/sub 123"
-  awk -v pkg="$pkg" '/^Benchmark/ { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { n = $1; sub(/-[0-9]+$/, "", n); print pkg, n, $i } }' "$out.raw" >>"$out"
+  awk -v pkg="$1" '/^Benchmark/ { for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { n = $1; sub(/-[0-9]+$/, "", n); print pkg, n, $i } }' "$out.raw"
+}
+# over PKG NAME NS: whether NS is beyond the limit for that baseline entry.
+over() {
+  awk -v k="$1 $2" -v ns="$3" -v factor="$factor" '$1 " " $2 == k { exit !(ns > $3 * factor) } END { if (NR == 0) exit 1 }' "$baseline" 2>/dev/null
+}
+for entry in "${suite[@]}"; do
+  IFS='|' read -r pkg re bt <<<"$entry"
+  best=$(measure "$pkg" "$re" "$bt")
+  for try in 2 3; do
+    [[ ${1:-} != --update && -f $baseline ]] || break
+    read -r p n ns <<<"$best"
+    [[ -n ${ns:-} ]] && over "$p" "$n" "$ns" || break
+    echo "bench-check: $n at $ns ns/op is over the limit; run $try of 3" >&2
+    again=$(measure "$pkg" "$re" "$bt")
+    read -r _ _ ns2 <<<"$again"
+    [[ -n ${ns2:-} ]] && awk -v a="$ns2" -v b="$ns" 'BEGIN { exit !(a < b) }' && best=$again
+  done
+  echo "$best" >>"$out"
 done
 rm -f "$out.raw"
 if [[ ${1:-} == --update ]]; then

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -39,7 +40,7 @@ func fromDomain(err error) *apiError {
 	case errors.As(err, &ce):
 		return newError(codeStatus(string(ce.Code)), string(ce.Code), ce.Error())
 	case errors.As(err, &fe):
-		return newError(http.StatusBadRequest, "invalid_field", fe.Error())
+		return newError(http.StatusBadRequest, "invalid_field", fieldSentence(fe))
 	case errors.Is(err, worker.ErrNotFound):
 		return newError(http.StatusNotFound, "not_found", err.Error())
 	case errors.Is(err, worker.ErrAgentBusy):
@@ -47,7 +48,10 @@ func fromDomain(err error) *apiError {
 	case errors.Is(err, worker.ErrConflict), errors.Is(err, worker.ErrNotRunning):
 		return newError(http.StatusConflict, "conflict", err.Error())
 	case errors.Is(err, worker.ErrClaudeAbsent):
-		return newError(http.StatusServiceUnavailable, "claude_not_found", err.Error())
+		// The exec error behind it names Go's $PATH lookup: log it only.
+		e := newError(http.StatusServiceUnavailable, "claude_not_found", "The Claude CLI was not found: install it (npm install -g @anthropic-ai/claude-code) or start agentdesk with --claude /path/to/claude")
+		e.Internal = err
+		return e
 	case errors.Is(err, worker.ErrInvalid), errors.Is(err, worker.ErrUnsupported):
 		return newError(http.StatusBadRequest, "invalid_field", err.Error())
 	}
@@ -97,7 +101,9 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		_ = c.NoContent(ae.Status)
 		return
 	}
-	_ = c.JSON(ae.Status, ae)
+	out := *ae
+	out.Message = sentence(ae.Message)
+	_ = c.JSON(ae.Status, &out)
 }
 
 // codeStatus is the HTTP status of a worker's own error code: a child that
@@ -165,17 +171,20 @@ func bind(c echo.Context, v any) error {
 func decodeError(err error) error {
 	var mbe *http.MaxBytesError
 	var ute *json.UnmarshalTypeError
+	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &mbe):
 		return newError(http.StatusRequestEntityTooLarge, "too_large", "request body is larger than 1 MiB")
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return newError(http.StatusRequestTimeout, "timeout", "request body took too long to arrive")
 	case errors.As(err, &ute):
-		return newError(http.StatusBadRequest, "invalid_field", ute.Field+": must be a "+ute.Type.String())
+		return newError(http.StatusBadRequest, "invalid_field", typeError(ute))
 	case errors.Is(err, io.EOF):
 		return newError(http.StatusBadRequest, "invalid_json", "request body is empty; send a JSON object")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return newError(http.StatusBadRequest, "invalid_field", strings.TrimPrefix(err.Error(), "json: ")+" (check its spelling)")
+		return newError(http.StatusBadRequest, "invalid_field", "Unknown field "+strings.TrimPrefix(err.Error(), "json: unknown field ")+" (check its spelling)")
+	case errors.As(err, &se):
+		return newError(http.StatusBadRequest, "invalid_json", fmt.Sprintf("The request body is not valid JSON (error at byte %d)", se.Offset))
 	}
-	return newError(http.StatusBadRequest, "invalid_json", "request body is not valid JSON: "+err.Error())
+	return newError(http.StatusBadRequest, "invalid_json", "The request body is not valid JSON")
 }

@@ -84,7 +84,7 @@ func FuzzWorkerSocketFrame(f *testing.F) {
 		sdkRT, diffRT := fuzzWorkers(t)
 		valid := map[worker.Attachable]string{sdkRT: `{"type":"request-history"}`, diffRT: `{"type":"refresh"}`}
 		for rt, ok := range valid {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			st, _ := rt.HandleClient(ctx, data) // any error is fine; a panic fails
 			st.Close()
 			st, err := rt.HandleClient(ctx, []byte(ok))
@@ -108,7 +108,7 @@ func fuzzWorkers(t *testing.T) (sdkRT, diffRT worker.Attachable) {
 	e.start()
 	var s worker.Session
 	e.do("POST", "/api/sessions", map[string]string{"cwd": gitRepo(t)}).json(t, &s)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for _, w := range s.Workers {
 		_, rt, err := e.mgr.WaitRuntime(ctx, s.ID, w.ID)

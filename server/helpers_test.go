@@ -91,7 +91,7 @@ func (e *env) stop() {
 		return
 	}
 	e.stopped = true
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := e.srv.Shutdown(ctx); err != nil {
 		e.t.Errorf("shutdown: %v", err)
@@ -212,7 +212,7 @@ func (e *env) tryDial(path string, hdr ...string) (*websocket.Conn, error) {
 			h.Set(hdr[i], hdr[i+1])
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.ts.URL, "http")+path, &websocket.DialOptions{HTTPHeader: h})
 	if res != nil && res.Body != nil {
@@ -227,7 +227,7 @@ func (e *env) tryDial(path string, hdr ...string) (*websocket.Conn, error) {
 // readJSON reads text frames until one has the given type (any type for "").
 func readJSON(t *testing.T, c *websocket.Conn, typ string) map[string]any {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for {
 		mt, data, err := c.Read(ctx)

@@ -33,7 +33,7 @@ func serveLimited(t *testing.T, lim Limits) (*env, string) {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	t.Cleanup(func() { // runs before newEnv's clean-up: LIFO
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		if err := srv.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
@@ -48,7 +48,7 @@ func serveLimited(t *testing.T, lim Limits) (*env, string) {
 // dialAddr opens a WebSocket with the token on the server at addr.
 func dialAddr(t *testing.T, addr, path string) *websocket.Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	h := http.Header{"Authorization": {"Bearer " + testToken}}
 	c, _, err := websocket.Dial(ctx, "ws://"+addr+path, &websocket.DialOptions{HTTPHeader: h})
@@ -80,7 +80,7 @@ func rawConn(t *testing.T, addr, req string) net.Conn {
 // The deadline only guards against a server that never closes.
 func waitClosed(t *testing.T, c net.Conn, what string) string {
 	t.Helper()
-	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(2 * time.Minute))
 	b, err := io.ReadAll(c)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("%s: the server kept the connection open", what)
@@ -91,7 +91,7 @@ func waitClosed(t *testing.T, c net.Conn, what string) string {
 // roundTrip sends one request on an open connection and returns the status.
 func roundTrip(t *testing.T, c net.Conn, br *bufio.Reader, req string) int {
 	t.Helper()
-	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	_ = c.SetDeadline(time.Now().Add(2 * time.Minute))
 	if _, err := io.WriteString(c, req); err != nil {
 		t.Fatalf("write: %v", err)
 	}

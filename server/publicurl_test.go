@@ -20,7 +20,7 @@ func withOptions(t *testing.T, e *env, o Options) *env {
 	}
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { // before e's own clean-up: LIFO
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		_ = srv.Shutdown(ctx)
 		ts.Close()

@@ -94,7 +94,7 @@ func TestRealSwitchRoundTrip(t *testing.T) {
 
 func waitScreen(t *testing.T, rt *ptyagent.Runtime, ok func(string) bool) {
 	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for !ok(rt.Screen()) {
 		if time.Now().After(deadline) {
 			t.Fatalf("screen never matched:\n%s", rt.Screen())

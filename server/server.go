@@ -116,6 +116,7 @@ func (s *Server) routes() {
 	api.POST("/sessions/:sid/workers/:wid/cancel", s.workerCancel)
 	api.GET("/sessions/:sid/workers/:wid/messages", s.workerMessages)
 	api.GET("/sessions/:sid/workers/:wid/diff", s.workerDiff)
+	api.GET("/git", s.inspectRepo)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

@@ -230,7 +230,7 @@ func dialSmallBuffer(t *testing.T, e *env, path string) *websocket.Conn {
 		}
 		return serr
 	}}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.ts.URL, "http")+path, &websocket.DialOptions{
 		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: d.DialContext}},

@@ -58,15 +58,29 @@ func (s *Server) serveSPA(c echo.Context) error {
 
 func (s *Server) writeAsset(c echo.Context, name string, b []byte) error {
 	ct := mime.TypeByExtension(path.Ext(name))
-	if ct == "" {
+	switch {
+	case path.Ext(name) == ".webmanifest":
+		ct = "application/manifest+json" // not in Go's table nor every mime.types
+	case ct == "":
 		ct = http.DetectContentType(b)
 	}
-	if strings.HasPrefix(name, "assets/") {
+	h := c.Response().Header()
+	switch {
+	case strings.HasPrefix(name, "assets/"):
 		// Vite puts a content hash in every asset name.
-		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	case name == serviceWorker:
+		// The browser checks the worker for updates on each visit; it
+		// must see a new build at once, not an HTTP-cached copy. Served
+		// from the root, its scope is the whole app.
+		h.Set("Cache-Control", "no-cache")
 	}
 	return c.Blob(http.StatusOK, ct, b)
 }
+
+// serviceWorker is the PWA's service worker (frontend/public/sw.js): it
+// caches the app shell only, never /api or /ws answers.
+const serviceWorker = "sw.js"
 
 func (s *Server) writeIndex(c echo.Context, status int, head []byte) error {
 	c.Response().Header().Set("Cache-Control", "no-store")

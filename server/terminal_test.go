@@ -42,7 +42,7 @@ func (e *env) openTerm(path string, offset int64) *termClient {
 // read handles frames until stop returns true or the deadline passes.
 func (tc *termClient) read(stop func(map[string]any) bool) {
 	tc.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for {
 		mt, data, err := tc.c.Read(ctx)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -227,14 +226,12 @@ func (p *pump) handle(ctx context.Context, att worker.Attachable, data []byte) {
 	var ce *worker.CodeError
 	switch {
 	case errors.As(err, &ce):
-		p.reply(errorFrame(string(ce.Code), ce.Error()))
+		p.reply(errorFrame(string(ce.Code), sentence(ce.Error())))
 	case err != nil && errors.Is(err, worker.ErrInvalid):
-		// The sentinel's own text adds nothing for a person.
-		msg := strings.TrimSuffix(err.Error(), ": "+worker.ErrInvalid.Error())
-		p.reply(errorFrame("invalid_message", strings.TrimPrefix(msg, worker.ErrInvalid.Error()+": ")))
+		p.reply(errorFrame("invalid_message", sentence(fromDomain(err).Message)))
 	case err != nil:
 		ae := fromDomain(err)
-		p.reply(errorFrame(ae.Code, ae.Message))
+		p.reply(errorFrame(ae.Code, sentence(ae.Message)))
 	case next != nil:
 		select {
 		case p.streams <- next:

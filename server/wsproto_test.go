@@ -22,7 +22,7 @@ func rawUpgrade(t *testing.T, base, path string) (net.Conn, *bufio.Reader) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	_ = conn.SetDeadline(time.Now().Add(20 * time.Second)) // failure guard
+	_ = conn.SetDeadline(time.Now().Add(2 * time.Minute)) // failure guard
 	req := "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" +
 		"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer " + testToken + "\r\n\r\n"
 	if _, err := io.WriteString(conn, req); err != nil {

@@ -25,7 +25,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // waitFor guards waits on events; it is never reached when things work.
-const waitFor = 20 * time.Second
+const waitFor = 2 * time.Minute
 
 func openStore(t testing.TB) *persist.Store {
 	t.Helper()

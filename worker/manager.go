@@ -220,6 +220,7 @@ func (m *Manager) sessionsLocked() []Session {
 
 func (st *sessionState) snapshot() Session {
 	s := st.s
+	s.Branch = headBranch(s.Cwd)
 	s.Workers = make([]Info, 0, len(st.workers))
 	for _, ws := range st.workers {
 		s.Workers = append(s.Workers, ws.info.clone())

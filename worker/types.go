@@ -88,6 +88,10 @@ type Session struct {
 	// of the conversation, so the CLI has it (a session file, wherever its
 	// config directory is): agent workers resume it rather than start it.
 	ClaudeSessionStarted bool `json:"claudeSessionStarted"`
+	// Branch is the branch checked out in Cwd's git work tree, nil when
+	// Cwd is not in one or HEAD is detached. Read at each snapshot, never
+	// stored.
+	Branch *string `json:"branch"`
 }
 
 // Runtime is the live part of a worker of some kind. The manager holds one

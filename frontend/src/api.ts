@@ -1,6 +1,12 @@
 // REST client for /api (API.md "REST"). Authentication is the HttpOnly cookie the
 // server sets; this module never sees or stores the token except to POST it once.
-import type { CreateSessionInput, CreateWorkerInput, Session, Worker } from './types';
+import type { CreateSessionInput, CreateWorkerInput, RepoInfo, Session, Worker } from './types';
+
+/** Query options of DELETE /api/sessions/:sid (docs/api-extensions.md). */
+export interface DeleteOptions {
+  removeWorktree?: boolean;
+  force?: boolean;
+}
 
 /** An error answer from the server ({"error","code"}), or a network failure (status 0). */
 export class ApiError extends Error {
@@ -55,7 +61,7 @@ export class Api {
     try {
       res = await fetch(this.base + path, init);
     } catch (err) {
-      throw new ApiError(0, 'network', `cannot reach the server (${errorMessage(err)})`);
+      throw new ApiError(0, 'network', `Cannot reach the server (${errorMessage(err)}). Check that agentdesk is still running.`);
     }
     if (!res.ok) throw await readError(res);
     const text = await res.text();
@@ -82,8 +88,21 @@ export class Api {
     return this.request('PATCH', `/api/sessions/${enc(sid)}`, { title });
   }
 
-  deleteSession(sid: string): Promise<void> {
-    return this.request('DELETE', `/api/sessions/${enc(sid)}`);
+  /**
+   * Deletes a session. removeWorktree also removes the git worktree agentdesk
+   * made for it; one with uncommitted changes answers 409 conflict unless force.
+   */
+  deleteSession(sid: string, o: DeleteOptions = {}): Promise<void> {
+    const q = new URLSearchParams();
+    if (o.removeWorktree === true) q.set('removeWorktree', 'true');
+    if (o.force === true) q.set('force', 'true');
+    const qs = q.toString();
+    return this.request('DELETE', `/api/sessions/${enc(sid)}${qs === '' ? '' : '?' + qs}`);
+  }
+
+  /** Whether path is in a git work tree (GET /api/git); status also says whether it has changes. */
+  inspectRepo(path: string, status = false): Promise<RepoInfo> {
+    return this.request('GET', `/api/git?path=${enc(path)}${status ? '&status=true' : ''}`);
   }
 
   createWorker(sid: string, input: CreateWorkerInput): Promise<Worker> {

@@ -1,6 +1,8 @@
 // The signed-in application: layout, the /ws/app socket feeding the store, the
 // router, and the glue between sidebar, session views and shortcuts.
-import { isUnauthorized, type Api } from './api';
+import { isUnauthorized, type Api, type DeleteOptions } from './api';
+import { deleteSession } from './components/delete-session';
+import { Drawer } from './components/drawer';
 import { Header } from './components/header';
 import { NotifyBanner } from './components/notify-banner';
 import { SessionView } from './components/session-view';
@@ -21,6 +23,9 @@ export class App {
   private readonly sidebar: Sidebar;
   private readonly main: HTMLElement;
   private readonly notice: HTMLElement;
+  private readonly drawer: Drawer;
+  /** A session just created here: its view takes the focus when it shows. */
+  private focusNext: string | null = null;
   private readonly views = new Map<string, SessionView>();
   private readonly socket: ReconnectingSocket;
   private readonly notifier: Notifier;
@@ -28,20 +33,26 @@ export class App {
   private readonly cleanups: (() => void)[] = [];
   /** A one-time message for the start page. */
   private flash: string | null = null;
+  /** Whether the start page last showed the no-sessions state. */
+  private shownEmpty: boolean | null = null;
   /** Sessions this page is deleting, so their disappearance needs no explanation. */
   private readonly deleting = new Set<string>();
 
   constructor(root: HTMLElement, private readonly api: Api, sessions: Session[], private readonly onUnauthorized: () => void) {
     this.router = new Router(() => this.renderMain());
-    this.header = new Header((ev) => this.navigate(ev, { sid: null, wid: null }));
+    this.header = new Header((ev) => this.navigate(ev, { sid: null, wid: null }), () => this.drawer.toggle());
     this.sidebar = new Sidebar(api, (s) => this.onCreated(s), {
       open: (sid, ev) => this.navigate(ev, { sid, wid: null }),
       rename: async (sid, title) => this.store.upsertSession(await api.renameSession(sid, title)),
-      remove: async (sid) => this.removeSession(sid),
+      remove: async (sid) => this.confirmRemove(sid),
     });
     this.notice = h('div', { class: 'notice' });
     this.main = h('main', { class: 'main', id: 'main' }, this.notice);
-    root.replaceChildren(h('div', { class: 'app' }, this.header.el, this.notifyBanner.el, h('div', { class: 'body' }, this.sidebar.el, this.main)));
+    const app = h('div', { class: 'app' }, this.header.el, this.notifyBanner.el, h('div', { class: 'body' }, this.sidebar.el, this.main));
+    this.drawer = new Drawer(app, this.sidebar.el, this.header.menuButton);
+    app.append(this.drawer.backdrop);
+    root.replaceChildren(app);
+    this.cleanups.push(() => this.drawer.dispose(), () => this.header.dispose());
 
     this.cleanups.push(this.store.subscribe(() => this.onStore()));
     this.notifier = new Notifier(this.store, {
@@ -60,7 +71,7 @@ export class App {
       },
     });
     this.cleanups.push(installShortcuts({
-      newSession: () => this.sidebar.form.open(),
+      newSession: () => this.openForm(),
       newTerminal: () => void this.currentView()?.addWorker('terminal'),
       selectTab: (i) => this.currentView()?.selectIndex(i),
       focusSessions: () => this.sidebar.focus(this.router.current.sid),
@@ -124,11 +135,14 @@ export class App {
       this.router.go({ sid: null, wid: null }, true);
     } else if (sid !== null && !this.views.has(sid)) {
       this.renderMain();
+    } else if (sid === null && this.shownEmpty !== (this.store.list().length === 0)) {
+      this.showNotice(null); // the first session was created, or the last deleted
     }
   }
 
   private renderMain(): void {
     const { sid, wid } = this.router.current;
+    if (sid !== null) this.drawer.close(false);
     this.notifier.seen();
     this.renderSidebar();
     for (const [id, v] of this.views) if (id !== sid) v.hide();
@@ -154,6 +168,10 @@ export class App {
       this.main.append(view.el);
     }
     view.show(wid);
+    if (this.focusNext === s.id) {
+      this.focusNext = null;
+      view.focusPane();
+    }
     setBaseTitle(`${s.title || s.cwd} — agentdesk`);
   }
 
@@ -163,8 +181,7 @@ export class App {
     if (sid === null) {
       const flash = this.flash === null ? null : h('p', { class: 'flash', role: 'status' }, this.flash);
       this.flash = null;
-      this.notice.replaceChildren(h('h2', null, 'Welcome to agentdesk'), flash ?? '',
-        h('p', null, 'Pick a session on the left, or create one with “New session” (Alt+N).'));
+      this.notice.replaceChildren(flash ?? '', this.startPage());
     } else if (!this.store.loaded) {
       this.notice.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
     } else {
@@ -185,15 +202,54 @@ export class App {
     this.router.go(r);
   }
 
+  /** The start page: what to do next, depending on whether sessions exist. */
+  private startPage(): HTMLElement {
+    this.shownEmpty = this.store.list().length === 0;
+    const empty = this.store.loaded && this.store.list().length === 0;
+    const create = h('button', { class: 'btn btn-primary', type: 'button', onClick: () => this.openForm() },
+      empty ? 'Start your first session' : 'Start a new session');
+    if (empty) {
+      return h('div', { class: 'empty-state' },
+        h('h2', null, 'No sessions yet'),
+        h('p', null, 'A session is a folder where Claude works: a chat with Claude, terminals, and a live diff of what changed.'),
+        h('ol', null,
+          h('li', null, 'Create a session and give it the folder of a project (a git repository gets a diff, and can get its own worktree).'),
+          h('li', null, 'Type what you want done in the chat, or open Claude’s own terminal UI.')),
+        create);
+    }
+    const list = h('button', { class: 'btn', type: 'button', onClick: () => this.drawer.open() }, 'Show sessions');
+    return h('div', { class: 'empty-state' },
+      h('h2', null, 'Welcome to agentdesk'),
+      h('p', null, this.drawer.phone
+        ? 'Pick a session from the list, or create a new one.'
+        : 'Pick a session on the left, or create one with “New session” (Alt+N).'),
+      h('div', { class: 'form-actions' }, this.drawer.phone ? list : null, create));
+  }
+
+  /** Opens the new-session form (in the drawer on phones). */
+  private openForm(): void {
+    this.drawer.open();
+    this.sidebar.form.open();
+  }
+
   private onCreated(s: Session): void {
     this.store.upsertSession(s);
+    this.focusNext = s.id;
+    this.drawer.close(false);
     this.router.go({ sid: s.id, wid: null });
   }
 
-  private async removeSession(sid: string): Promise<void> {
+  /** The delete button of a session: the dialog, then the request. */
+  private async confirmRemove(sid: string): Promise<void> {
+    const s = this.store.session(sid);
+    if (s === undefined) return;
+    await deleteSession(this.api, s, (id, o) => this.removeSession(id, o));
+  }
+
+  private async removeSession(sid: string, o: DeleteOptions): Promise<void> {
     this.deleting.add(sid);
     try {
-      await this.api.deleteSession(sid);
+      await this.api.deleteSession(sid, o);
     } catch (err) {
       this.deleting.delete(sid);
       throw err;

@@ -4,7 +4,11 @@ import { App } from './app';
 import { renderLogin } from './components/login';
 import { h } from './dom';
 import './panes/index';
+import { registerServiceWorker } from './pwa';
 import './styles/app.css';
+import './styles/phone.css';
+import { initTheme } from './theme';
+import { followVisualViewport } from './viewport';
 
 const api = new Api();
 const root = document.getElementById('root') ?? document.body;
@@ -72,4 +76,7 @@ async function boot(): Promise<void> {
   await start();
 }
 
+initTheme();
+followVisualViewport();
 void boot();
+registerServiceWorker();

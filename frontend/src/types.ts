@@ -34,11 +34,34 @@ export interface Session {
   claudeSessionId: string | null;
   activeAgentWorkerId: string | null;
   workers: Worker[];
+  /** The worktree agentdesk made for the session (agentdesk extension), else null. */
+  worktree?: Worktree | null;
+  /** The branch checked out in cwd, null when not a git work tree or detached (extension). */
+  branch?: string | null;
+}
+
+export interface Worktree {
+  repo: string;
+  branch: string;
+  path: string;
+}
+
+/** GET /api/git: is a folder in a git work tree (agentdesk extension). */
+export interface RepoInfo {
+  path: string;
+  repo: boolean;
+  root?: string;
+  branch: string | null;
+  dirty?: boolean;
 }
 
 /** Body of POST /api/sessions. */
 export interface CreateSessionInput {
-  cwd: string;
+  cwd?: string;
+  /** With worktree: a new branch of repo checked out in a new worktree (cwd then empty). */
+  repo?: string;
+  branch?: string;
+  worktree?: boolean;
   title?: string;
   agent?: AgentKind;
   model?: string;

@@ -17,7 +17,7 @@ import (
 )
 
 // waitFor guards waits on events; it is never reached when things work.
-const waitFor = 20 * time.Second
+const waitFor = 2 * time.Minute
 
 // child runs script under sh with marker in its environment ("" for none)
 // and returns once it printed its first line (the script's "ready" point),

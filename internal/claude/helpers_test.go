@@ -13,7 +13,7 @@ import (
 )
 
 // waitLimit bounds every wait in these tests: a hang fails, it never blocks.
-const waitLimit = 20 * time.Second
+const waitLimit = 2 * time.Minute
 
 // startFake runs fakeclaude with extra environment; cleanup closes it.
 func startFake(t *testing.T, o claude.Options, env ...string) *claude.Process {

@@ -81,7 +81,7 @@ func TestSeam(t *testing.T) {
 		for next <= n {
 			select {
 			case <-s.Ready():
-			case <-time.After(5 * time.Second):
+			case <-time.After(2 * time.Minute):
 				t.Fatalf("subscriber at cursor %d waits for %d", cur, next)
 			}
 			batch = s.Take(batch)
@@ -227,7 +227,7 @@ func TestHugeFrameReachesReader(t *testing.T) {
 
 func recv(t *testing.T, s *Sub) Frame {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	f, err := s.Recv(ctx)
 	if err != nil {

@@ -25,8 +25,8 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// Style is the chroma style whose CSS CSS returns. It is dark because the
-// chat UI is.
+// Style is the chroma style of code blocks in the dark theme (the
+// default); LightStyle's rules follow it in CSS.
 const Style = "github-dark"
 
 // classPrefix keeps chroma's short class names (k, s, nx...) from clashing
@@ -69,7 +69,11 @@ func init() {
 	if err := chromahtml.New(format...).WriteCSS(&b, styles.Get(Style)); err != nil {
 		panic(fmt.Sprintf("markdown: write chroma css: %v", err))
 	}
-	css = b.String()
+	light, err := scopedCSS(format, LightStyle, LightScope)
+	if err != nil {
+		panic(fmt.Sprintf("markdown: %v", err))
+	}
+	css = b.String() + light
 }
 
 // renderBuf is an output buffer with the buffered writer goldmark wants;

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 }
 
 // waitFor bounds every wait in these tests.
-const waitFor = 20 * time.Second
+const waitFor = 2 * time.Minute
 
 func openStore(tb testing.TB, opts *persist.Options) *persist.Store {
 	tb.Helper()

@@ -53,7 +53,7 @@ func nextDiff(t *testing.T, st *hub.Stream, ok func(Diff) bool) Diff {
 	if err := st.Replay(check); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for found == nil {
 		f, err := st.Sub.Recv(ctx)

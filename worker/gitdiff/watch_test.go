@@ -48,7 +48,7 @@ func (p *watchProbe) settle(t *testing.T, r *testRepo, tag string) (fired bool) 
 	t.Helper()
 	marker := "settle-" + tag + ".ignored"
 	r.write(marker, tag)
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(2 * time.Minute)
 	for {
 		select {
 		case f := <-p.flushes:

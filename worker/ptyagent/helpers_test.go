@@ -14,7 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
 )
 
-const waitFor = 30 * time.Second
+const waitFor = 2 * time.Minute
 
 // fakeClaude is a shell script standing in for the CLI: it prints its
 // arguments and environment, draws a prompt box like the CLI's, and

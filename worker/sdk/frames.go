@@ -237,6 +237,18 @@ type userLine struct {
 	Timestamp string `json:"timestamp"`
 }
 
+// userHTML renders what a person typed with the same sanitizing markdown
+// renderer as the assistant's text, as {"0":"<html>"} like an assistant
+// line's html (the message has one content string, index 0). A render
+// error leaves the message without html: the client shows the text.
+func userHTML(content string) []byte {
+	h, err := markdown.Render(content)
+	if err != nil || h == "" {
+		return nil
+	}
+	return mustJSON(map[string]string{"0": h})
+}
+
 func userMessage(content, id, sessionID string, now time.Time) []byte {
 	u := userLine{Type: "user", UUID: id, SessionID: sessionID, Timestamp: now.UTC().Format(time.RFC3339Nano)}
 	u.Message.Role, u.Message.Content = "user", content

@@ -48,7 +48,7 @@ func TestMain(m *testing.M) {
 }
 
 // waitFor bounds every wait of these tests.
-const waitFor = 20 * time.Second
+const waitFor = 2 * time.Minute
 
 // harness is one sdk runtime on a real store, with a fake manager that
 // records what the runtime reports.

@@ -60,7 +60,7 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	defer r.setSending(false)
 	id := uuid.Must(uuid.NewV7()).String()
 	msg := userMessage(content, id, r.conv, time.Now())
-	if err := r.journal.produceCommitted([]entry{{kind: kStored, msg: msg, uuid: id, typ: "user"}}); err != nil {
+	if err := r.journal.produceCommitted([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user"}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
 	err := r.deliver(content)

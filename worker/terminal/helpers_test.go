@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-const waitFor = 20 * time.Second
+const waitFor = 2 * time.Minute
 
 func openStore(t *testing.T) *persist.Store {
 	t.Helper()

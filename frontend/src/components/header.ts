@@ -1,5 +1,8 @@
-// Top bar: the app name (a link home) and the /ws/app connection indicator.
+// Top bar: the menu button (phones: opens the session drawer), the app name
+// (a link home), the shortcut hint, the theme toggle and the /ws/app
+// connection indicator.
 import { h } from '../dom';
+import { activeTheme, onThemeChange, setThemePref, themePref, type ThemePref } from '../theme';
 import type { SocketState } from '../ws';
 
 const labels: Record<SocketState, string> = {
@@ -11,25 +14,52 @@ const labels: Record<SocketState, string> = {
   closed: 'offline',
 };
 
+const nextPref: Record<ThemePref, ThemePref> = { system: 'light', light: 'dark', dark: 'system' };
+const prefText: Record<ThemePref, string> = { system: '◐ Auto', light: '☀ Light', dark: '☾ Dark' };
+
 export class Header {
   readonly el: HTMLElement;
+  readonly menuButton: HTMLButtonElement;
   private readonly conn: HTMLElement;
+  private readonly connText: HTMLElement;
+  private readonly theme: HTMLButtonElement;
+  private readonly unsubscribe: () => void;
 
-  constructor(onHome: (ev: MouseEvent) => void) {
-    this.conn = h('span', { class: 'conn', role: 'status', 'aria-live': 'polite', title: 'Live updates from the server' });
+  constructor(onHome: (ev: MouseEvent) => void, onMenu: () => void) {
+    this.connText = h('span', { class: 'conn-text' });
+    this.conn = h('span', { class: 'conn', role: 'status', 'aria-live': 'polite', title: 'Live updates from the server' }, this.connText);
+    this.menuButton = h('button', { class: 'icon-btn menu-btn', type: 'button', 'aria-label': 'Sessions', 'aria-expanded': 'false', 'aria-controls': 'sidebar', onClick: onMenu }, '☰');
+    this.theme = h('button', { class: 'btn btn-small theme-toggle', type: 'button', onClick: () => setThemePref(nextPref[themePref()]) });
     this.el = h(
       'header',
       { class: 'topbar' },
+      this.menuButton,
       h('a', { class: 'brand', href: '/', onClick: onHome }, 'agentdesk'),
       h('span', { class: 'spacer' }),
       h('span', { class: 'shortcut-hint', 'aria-hidden': 'true' }, 'Alt+N new session · Alt+T terminal · Alt+1…9 tabs · Alt+S sessions · Alt+P pane · Alt+J chat ⇄ terminal'),
+      this.theme,
       this.conn,
     );
     this.setState('connecting');
+    this.renderTheme();
+    this.unsubscribe = onThemeChange(() => this.renderTheme());
+  }
+
+  dispose(): void {
+    this.unsubscribe();
   }
 
   setState(s: SocketState): void {
     this.conn.dataset.state = s === 'stopped' || s === 'closed' ? 'offline' : s;
-    this.conn.textContent = labels[s];
+    this.connText.textContent = labels[s];
+    this.conn.setAttribute('aria-label', `Server: ${labels[s]}`);
+  }
+
+  private renderTheme(): void {
+    const p = themePref();
+    this.theme.textContent = prefText[p];
+    const now = p === 'system' ? `follows the system (${activeTheme()} now)` : p;
+    this.theme.title = `Theme: ${now}. Click for ${nextPref[p] === 'system' ? 'the system setting' : nextPref[p]}.`;
+    this.theme.setAttribute('aria-label', `Theme: ${now}`);
   }
 }

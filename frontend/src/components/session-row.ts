@@ -9,6 +9,7 @@ import type { Session } from '../types';
 export interface RowActions {
   open(sid: string, ev: MouseEvent | KeyboardEvent): void;
   rename(sid: string, title: string): Promise<void>;
+  /** Asks (the app's dialog) and deletes; rejects with the server's error. */
   remove(sid: string): Promise<void>;
   error(message: string): void;
 }
@@ -17,12 +18,18 @@ export function sessionLabel(s: Session): string {
   return s.title.trim() !== '' ? s.title : baseName(s.cwd);
 }
 
+/** The branch the session works on: checked out in its folder, else its worktree's. */
+export function sessionBranch(s: Session): string | null {
+  return s.branch ?? s.worktree?.branch ?? null;
+}
+
 export class SessionRow {
   readonly el: HTMLLIElement;
   readonly link: HTMLAnchorElement;
   private readonly dot: HTMLElement;
   private readonly title: HTMLElement;
   private readonly cwd: HTMLElement;
+  private readonly branch: HTMLElement;
   private readonly mark: HTMLElement;
   private readonly input: HTMLInputElement;
   private readonly renameBtn: HTMLButtonElement;
@@ -35,9 +42,10 @@ export class SessionRow {
     this.dot = h('span', { class: 'dot', 'aria-hidden': 'true' });
     this.title = h('span', { class: 'session-title' });
     this.cwd = h('span', { class: 'session-cwd' });
+    this.branch = h('span', { class: 'session-branch', hidden: true });
     this.mark = h('span', { class: 'unread-mark', hidden: true }, 'new');
     this.link = h('a', { class: 'session-link', href: routePath({ sid: s.id, wid: null }) },
-      this.dot, h('span', { class: 'session-text' }, this.title, this.cwd), this.mark);
+      this.dot, h('span', { class: 'session-text' }, this.title, this.cwd, this.branch), this.mark);
     this.input = h('input', { class: 'rename-input', type: 'text', hidden: true, 'aria-label': 'Session title' });
     this.renameBtn = h('button', { class: 'icon-btn', type: 'button' }, '✎');
     this.deleteBtn = h('button', { class: 'icon-btn danger', type: 'button' }, '✕');
@@ -57,7 +65,10 @@ export class SessionRow {
     this.dot.title = activity ?? 'no agent activity';
     setText(this.title, label);
     setText(this.cwd, s.cwd);
-    this.link.title = `${label} — ${s.cwd}${activity ? ` (${activity})` : ''}${marked ? ' — needs a look' : ''}`;
+    const branch = sessionBranch(s);
+    setText(this.branch, branch ?? '');
+    this.branch.hidden = branch === null;
+    this.link.title = `${label} — ${s.cwd}${branch !== null ? ` (branch ${branch})` : ''}${activity ? ` (${activity})` : ''}${marked ? ' — needs a look' : ''}`;
     this.mark.hidden = !marked;
     this.el.classList.toggle('marked', marked);
     if (current) this.link.setAttribute('aria-current', 'page');
@@ -100,18 +111,16 @@ export class SessionRow {
       this.endRename(true);
     } catch (err) {
       this.input.disabled = false;
-      this.actions.error(`Rename failed: ${errorMessage(err)}`);
+      this.actions.error(`Could not rename the session: ${errorMessage(err)}`);
       this.input.focus();
     }
   }
 
   private async confirmDelete(): Promise<void> {
-    const label = sessionLabel(this.session);
-    if (!window.confirm(`Delete session "${label}"? Its workers are stopped and its data is removed.`)) return;
     try {
       await this.actions.remove(this.session.id);
     } catch (err) {
-      this.actions.error(`Delete failed: ${errorMessage(err)}`);
+      this.actions.error(`Could not delete the session: ${errorMessage(err)}`);
     }
   }
 

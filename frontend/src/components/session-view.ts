@@ -6,7 +6,8 @@ import { h, setText } from '../dom';
 import { createPane, type Pane } from '../panes/registry';
 import type { Store } from '../store';
 import type { Session, Worker, WorkerKind } from '../types';
-import { sessionLabel } from './session-row';
+import { askConfirm } from './dialog';
+import { sessionBranch, sessionLabel } from './session-row';
 import { SwitchControl } from './switch-control';
 import { WorkerTabs } from './worker-tabs';
 
@@ -21,6 +22,7 @@ export class SessionView {
   readonly el: HTMLElement;
   private readonly title: HTMLElement;
   private readonly cwd: HTMLElement;
+  private readonly branch: HTMLElement;
   private readonly tabs: WorkerTabs;
   private readonly switcher: SwitchControl;
   private readonly error: HTMLElement;
@@ -33,6 +35,7 @@ export class SessionView {
   constructor(private session: Session, private readonly deps: SessionViewDeps) {
     this.title = h('h2', { class: 'session-heading' });
     this.cwd = h('span', { class: 'session-dir' });
+    this.branch = h('span', { class: 'head-branch', hidden: true });
     this.tabs = new WorkerTabs({
       select: (wid, focusPane) => this.select(wid, focusPane),
       close: (wid) => void this.closeWorker(wid),
@@ -44,12 +47,14 @@ export class SessionView {
       failed: (m) => (this.error.textContent = m),
     });
     this.error = h('p', { class: 'form-error view-error', role: 'alert' });
-    this.empty = h('div', { class: 'empty-pane' },
-      h('p', null, 'No workers in this session yet.'),
-      h('p', { class: 'muted' }, 'Add one with the + button, or Alt+T for a terminal.'));
+    this.empty = h('div', { class: 'empty-pane empty-state' },
+      h('h2', null, 'No workers in this session yet'),
+      h('p', null, 'Workers are what runs here: a chat with Claude, Claude in a terminal, a shell, or a live git diff.'),
+      h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a terminal).'));
     this.paneArea = h('div', { class: 'pane-area' }, this.empty);
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
-      h('div', { class: 'session-head' }, this.title, this.cwd, this.switcher.el), this.tabs.el, this.error, this.paneArea);
+      h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
+      this.tabs.el, this.error, this.paneArea);
     this.update(session);
   }
 
@@ -72,6 +77,11 @@ export class SessionView {
     this.session = session;
     setText(this.title, sessionLabel(session));
     setText(this.cwd, session.cwd);
+    this.cwd.title = session.cwd;
+    const branch = sessionBranch(session);
+    setText(this.branch, branch ?? '');
+    this.branch.title = branch === null ? '' : `Branch ${branch}`;
+    this.branch.hidden = branch === null;
     const ids = new Set(session.workers.map((w) => w.id));
     for (const [wid, pane] of this.panes) {
       if (!ids.has(wid)) {
@@ -87,7 +97,7 @@ export class SessionView {
 
   /** Selects the n-th tab (0-based), if it exists. */
   selectIndex(n: number): void {
-    const w = this.session.workers[n];
+    const w = this.tabs.visible[n];
     if (w !== undefined) this.select(w.id, true);
   }
 
@@ -172,7 +182,13 @@ export class SessionView {
   private async closeWorker(wid: string): Promise<void> {
     const w = this.session.workers.find((x) => x.id === wid);
     if (w === undefined) return;
-    if (!window.confirm(`Close worker "${w.name || w.kind}"? Its process is ended.`)) return;
+    const answer = await askConfirm({
+      title: `Close “${w.name || w.kind}”?`,
+      body: [w.status === 'stopped' ? 'Its history is removed from agentdesk.' : 'Its process is ended and its history is removed from agentdesk.'],
+      confirm: 'Close worker',
+      danger: true,
+    });
+    if (!answer.ok) return;
     this.error.textContent = '';
     try {
       await this.deps.api.deleteWorker(this.session.id, wid);

@@ -18,9 +18,9 @@ export class Sidebar {
   constructor(api: Api, onCreated: (s: Session) => void, private readonly actions: Omit<RowActions, 'error'>) {
     this.form = new SessionForm(api, onCreated);
     this.list = h('ul', { class: 'session-list', 'aria-label': 'Sessions' });
-    this.empty = h('p', { class: 'muted empty-list' }, 'No sessions yet.');
+    this.empty = h('p', { class: 'muted empty-list' }, 'No sessions yet. Create one with “+ New session”: give it the folder of a project.');
     this.error = h('p', { class: 'form-error', role: 'alert' });
-    this.el = h('nav', { class: 'sidebar', 'aria-label': 'Sessions' }, this.form.el, this.error, this.list, this.empty);
+    this.el = h('nav', { class: 'sidebar', id: 'sidebar', 'aria-label': 'Sessions' }, this.form.el, this.error, this.list, this.empty);
     this.list.addEventListener('keydown', (ev) => this.onListKey(ev));
   }
 

@@ -2,9 +2,10 @@
 // sdk worker) and Claude's own terminal UI (a pty-agent worker): "Open in
 // terminal" while the chat drives it, "Back to chat" while the terminal does.
 // Every switch makes a new worker (API.md POST /api/sessions/:sid/switch); the
-// previous one stays as a read-only tab.
+// previous one stays, read-only, in the tab bar's History menu.
 import { ApiError, errorMessage, type Api } from '../api';
 import { h } from '../dom';
+import { askConfirm } from './dialog';
 import type { Session, Worker } from '../types';
 
 export interface SwitchDeps {
@@ -66,7 +67,13 @@ export class SwitchControl {
       return await this.deps.api.switchAgent(sid, to);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'agent_busy')) throw err;
-      if (!window.confirm('A turn is running. Interrupt it and switch?')) throw new Cancelled();
+      const answer = await askConfirm({
+        title: 'Claude is in the middle of a turn',
+        body: ['Switching now interrupts the running turn; what Claude did so far stays in the conversation.'],
+        confirm: 'Interrupt and switch',
+        cancel: 'Keep working',
+      });
+      if (!answer.ok) throw new Cancelled();
       return this.deps.api.switchAgent(sid, to, true);
     }
   }

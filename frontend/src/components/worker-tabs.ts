@@ -1,8 +1,13 @@
 // A session's workers as tabs (name, kind, status badge) with a close button
-// each, and the "+" menu. Arrow keys move between tabs (roving tabindex).
+// each, the "History" menu and the "+" menu. Arrow keys move between tabs
+// (roving tabindex). Every switch between chat and terminal leaves a
+// stopped, read-only agent worker behind: those are folded into History
+// (one entry each, listed newest first), except the one being looked at.
+// The strip scrolls sideways; a newly selected tab is scrolled into view.
 import { h, reconcile, setText } from '../dom';
 import type { Worker, WorkerKind } from '../types';
 import { AddWorkerMenu } from './add-worker-menu';
+import { MenuButton } from './menu-button';
 
 export interface TabActions {
   /** focusPane: the user activated the tab (click, Enter), not just arrowed onto it. */
@@ -34,17 +39,49 @@ export class WorkerTabs {
   readonly el: HTMLElement;
   readonly menu: AddWorkerMenu;
   private readonly list: HTMLElement;
+  private readonly history: MenuButton;
   private readonly tabs = new Map<string, HTMLElement>();
+  private shown: Worker[] = [];
+  private lastSelected: string | null = null;
 
   constructor(private readonly actions: TabActions) {
     this.list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Workers' });
     this.menu = new AddWorkerMenu((kind) => actions.add(kind));
-    this.el = h('div', { class: 'tabbar' }, this.list, this.menu.el);
+    this.history = new MenuButton(h('button', { class: 'btn btn-small history-btn', type: 'button', hidden: true }), 'Earlier agents');
+    this.el = h('div', { class: 'tabbar' }, this.list, h('div', { class: 'tab-tools' }, this.history.el, this.menu.el));
     this.list.addEventListener('keydown', (ev) => this.onKey(ev));
   }
 
+  /** The workers shown as tabs, in order (Alt+1…9 count these). */
+  get visible(): readonly Worker[] {
+    return this.shown;
+  }
+
   render(workers: Worker[], selected: string | null): void {
-    reconcile(this.list, workers, (w) => w.id, this.tabs, (w) => this.create(w), (el, w) => this.update(el, w, w.id === selected));
+    this.shown = workers.filter((w) => !isReadOnlyAgent(w) || w.id === selected);
+    reconcile(this.list, this.shown, (w) => w.id, this.tabs, (w) => this.create(w), (el, w) => this.update(el, w, w.id === selected));
+    this.renderHistory(workers.filter((w) => isReadOnlyAgent(w) && w.id !== selected).reverse());
+    if (selected !== this.lastSelected) {
+      this.lastSelected = selected;
+      const el = selected === null ? undefined : this.tabs.get(selected);
+      if (el !== undefined && el.isConnected && el.offsetParent !== null) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
+  }
+
+  private renderHistory(folded: Worker[]): void {
+    const btn = this.history.button;
+    btn.hidden = folded.length === 0;
+    setText(btn, `History (${folded.length})`);
+    btn.title = 'Earlier chats and terminals of this conversation (read-only)';
+    if (folded.length === 0 && this.history.isOpen) this.history.close(false);
+    const items = folded.map((w) => {
+      const it = h('button', { class: 'menu-item history-item', type: 'button', 'data-wid': w.id, onClick: () => {
+        this.history.close(false);
+        this.actions.select(w.id, true);
+      } }, `${w.name || kindLabel(w.kind)} · ${kindLabel(w.kind)} · ${new Date(w.createdAt).toLocaleString()}`);
+      return it;
+    });
+    this.history.setItems(items, [h('div', { class: 'menu-note' }, 'Read-only: the conversation moved on.')]);
   }
 
   focusSelected(): void {
@@ -53,6 +90,7 @@ export class WorkerTabs {
 
   dispose(): void {
     this.menu.dispose();
+    this.history.dispose();
   }
 
   private create(w: Worker): HTMLElement {

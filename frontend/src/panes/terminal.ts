@@ -9,18 +9,20 @@
 // until the replay's history-end (and the replayed bytes are parsed), and
 // whatever xterm emits while it parses replayed bytes is dropped. A stopped
 // pty-agent worker (its conversation moved to another worker) is read-only.
+// The header, the starting cover and the key bar are in term-chrome.ts.
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { errorMessage } from '../api';
 import { h } from '../dom';
+import { activeTheme, onThemeChange } from '../theme';
 import type { Session, TerminalFrame, Worker } from '../types';
 import { ReconnectingSocket, wsUrl, type SocketState } from '../ws';
 import { OutputCursor, parseOutputFrame } from './output-cursor';
 import { registerPane, type Pane, type PaneContext } from './registry';
-import { terminalOptions } from './terminal-theme';
+import { socketStatus, TermChrome } from './term-chrome';
+import { terminalOptions, terminalTheme } from './terminal-theme';
 
-/** Longest wait for a worker to leave "starting" before connecting anyway. */
 /** Input typed before the socket opens is kept up to this many characters. */
 const maxPending = 4096;
 const droppedLine = '\x1b[2m[older output dropped]\x1b[22m\r\n';
@@ -28,9 +30,10 @@ const droppedLine = '\x1b[2m[older output dropped]\x1b[22m\r\n';
 class TerminalPane implements Pane {
   readonly el: HTMLElement;
   private readonly host: HTMLElement;
-  private readonly status: HTMLElement;
+  private readonly chrome: TermChrome;
   private readonly banner: HTMLElement;
-  private readonly term = new Terminal(terminalOptions);
+  private readonly term = new Terminal(terminalOptions(activeTheme()));
+  private readonly unsubscribeTheme: () => void;
   private readonly fit = new FitAddon();
   private readonly cursor = new OutputCursor();
   private socket: ReconnectingSocket | null = null;
@@ -47,14 +50,20 @@ class TerminalPane implements Pane {
 
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
-    this.status = h('div', { class: 'term-status', role: 'status' });
+    this.chrome = new TermChrome(ctx.worker, {
+      send: (data) => this.typed(data),
+      appCursor: () => this.term.modes.applicationCursorKeysMode,
+      focus: () => this.term.focus(),
+    });
     this.host = h('div', { class: 'term-host' });
     this.banner = h('div', { class: 'term-banner', hidden: true });
-    this.el = h('div', { class: 'pane pane-terminal', hidden: true }, this.status, this.host, this.banner);
+    this.el = h('div', { class: 'pane pane-terminal', hidden: true },
+      this.chrome.bar, h('div', { class: 'term-body' }, this.host, this.chrome.cover), this.banner, this.chrome.keybar.el);
     this.el.dataset.workerId = ctx.worker.id;
     this.term.loadAddon(this.fit);
-    this.term.onData((data) => this.input(data));
+    this.term.onData((data) => this.input(this.chrome.keybar.transform(data)));
     this.term.onBinary((data) => this.input(data));
+    this.unsubscribeTheme = onThemeChange((t) => (this.term.options.theme = terminalTheme(t)));
     this.term.onResize(({ cols, rows }) => this.socket?.send({ type: 'resize', cols, rows }));
     if (ctx.worker.status === 'exited') this.showExit(ctx.worker.exitCode, null);
     this.applyReadOnly();
@@ -67,6 +76,8 @@ class TerminalPane implements Pane {
 
   private applyReadOnly(): void {
     if (!this.readOnly) return;
+    this.chrome.setReadOnly(true);
+    this.chrome.started();
     this.term.options.disableStdin = true;
     this.el.dataset.readonly = 'true';
     this.banner.replaceChildren('Stopped (read-only): this terminal no longer drives the conversation — use Back to chat / Open in terminal.');
@@ -106,6 +117,7 @@ class TerminalPane implements Pane {
   }
 
   dispose(): void {
+    this.unsubscribeTheme();
     cancelAnimationFrame(this.fitFrame);
     this.resizeObs?.disconnect();
     this.socket?.dispose();
@@ -154,7 +166,13 @@ class TerminalPane implements Pane {
    * input is kept (bounded) and sent then.
    */
   private input(data: string): void {
-    if (this.replayWrites > 0 || this.readOnly) return;
+    if (this.replayWrites > 0) return;
+    this.typed(data);
+  }
+
+  /** Sends what the person typed (the keyboard or the key bar), or keeps it until the replay ended. */
+  private typed(data: string): void {
+    if (this.readOnly) return;
     if (!this.replaying && this.socket?.send({ type: 'input', data })) return;
     if (this.exited || this.pending.length + data.length > maxPending) return;
     this.pending += data;
@@ -174,9 +192,12 @@ class TerminalPane implements Pane {
       if (fresh.length === 0) return;
       if (this.replaying) {
         this.replayWrites++;
-        this.term.write(fresh, () => this.replayWrites--);
+        this.term.write(fresh, () => {
+          this.replayWrites--;
+          this.checkStarted();
+        });
       } else {
-        this.term.write(fresh);
+        this.term.write(fresh, this.chrome.starting ? () => this.checkStarted() : undefined);
       }
       return;
     }
@@ -212,7 +233,11 @@ class TerminalPane implements Pane {
         this.showExit(f.exitCode, f.signal);
         break;
       case 'error':
-        this.setStatus(`error: ${f.message}`, 'error');
+        // e.g. the program could not start: say it in the banner, where there is room.
+        this.chrome.started();
+        this.setStatus('error', 'error');
+        this.banner.replaceChildren(f.message);
+        this.banner.hidden = false;
         break;
       default:
         break; // activity reaches the app through /ws/app
@@ -228,30 +253,20 @@ class TerminalPane implements Pane {
       this.setStatus('stopped (read-only)', 'exited');
       return;
     }
-    switch (s) {
-      case 'open':
-        this.setStatus(this.replaying ? 'loading…' : 'live', this.replaying ? 'connecting' : 'open');
-        break;
-      case 'connecting':
-        this.setStatus('connecting…', 'connecting');
-        break;
-      case 'reconnecting':
-        this.setStatus('reconnecting…', 'reconnecting');
-        break;
-      case 'offline':
-        this.setStatus('offline, retrying…', 'offline');
-        break;
-      default:
-        this.setStatus('disconnected', 'offline');
-    }
+    const [text, state] = socketStatus(s, this.replaying);
+    this.setStatus(text, state);
   }
 
   private setStatus(text: string, state: string): void {
-    this.status.textContent = text;
-    this.status.dataset.state = state;
+    this.chrome.setStatus(text, state);
+  }
+
+  private checkStarted(): void {
+    this.chrome.checkStarted(this.term);
   }
 
   private showExit(code: number | null, signal: string | number | null): void {
+    this.chrome.started();
     this.exited = true;
     this.lastExit = { code, signal };
     this.renderBanner();
@@ -289,7 +304,9 @@ class TerminalPane implements Pane {
       this.socket?.reconnectNow();
       this.term.focus();
     } catch (err) {
-      this.setStatus(`restart failed: ${errorMessage(err)}`, 'error');
+      this.setStatus('restart failed', 'error');
+      this.banner.replaceChildren(`Could not restart the terminal: ${errorMessage(err)}`);
+      this.banner.hidden = false;
     }
   }
 

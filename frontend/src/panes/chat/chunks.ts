@@ -18,7 +18,8 @@ export class ChunkedLog {
   private chunk: HTMLElement | null = null;
   private staging: DocumentFragment | null = null;
 
-  constructor() {
+  /** onChunk: a chunk was made (the copy buttons watch it). */
+  constructor(private readonly onChunk: (chunk: HTMLElement) => void = () => undefined) {
     this.el = h('div', { class: 'chat-log', role: 'log', 'aria-label': 'Conversation' });
   }
 
@@ -32,6 +33,7 @@ export class ChunkedLog {
     if (this.chunk === null || this.chunk.childElementCount >= chunkSize) {
       this.chunk = h('div', { class: 'chat-chunk' });
       (this.staging ?? this.el).append(this.chunk);
+      this.onChunk(this.chunk);
     }
     return this.chunk;
   }

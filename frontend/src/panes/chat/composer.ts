@@ -1,6 +1,9 @@
-// The message box: Enter sends, Shift+Enter adds a line; Cancel (and Escape,
-// handled by the pane) while a turn runs; the agent's activity next to it.
-// Disabled with a hint while the socket is down or the worker is read-only.
+// The message box: Enter sends, Shift+Enter adds a line (on touch screens,
+// whose keyboards have no Shift+Enter, Enter adds a line and Send sends);
+// Cancel (and Escape, handled by the pane) while a turn runs; the agent's
+// activity next to it. The box grows with its text up to maxHeightPx.
+// Disabled with a hint while the socket is down or the worker is read-only;
+// focus asked for meanwhile is given when it becomes usable.
 import { h, setText } from '../../dom';
 import type { Activity } from '../../types';
 
@@ -16,6 +19,11 @@ const activityText: Record<Activity, string> = {
   idle: 'idle',
 };
 
+/** True on a touch screen without a fine pointer (a phone or tablet). */
+function touchScreen(): boolean {
+  return matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
+}
+
 /** Tallest the box grows before it scrolls, in pixels. */
 const maxHeightPx = 220;
 let nextId = 0;
@@ -30,12 +38,14 @@ export class Composer {
   private connected = false;
   private readOnly: string | null = null;
   private activity: Activity | null = null;
+  /** focus() was called while the box was disabled. */
+  private wantFocus = false;
 
   constructor(private readonly actions: ComposerActions) {
     const hintId = `chat-hint-${++nextId}`;
     this.input = h('textarea', {
       class: 'chat-input', rows: 1, placeholder: 'Message Claude…', 'aria-label': 'Message',
-      'aria-describedby': hintId, spellcheck: 'true',
+      'aria-describedby': hintId, spellcheck: 'true', enterkeyhint: touchScreen() ? 'enter' : 'send',
     });
     this.sendBtn = h('button', { class: 'btn btn-primary chat-send', type: 'submit' }, 'Send');
     this.cancelBtn = h('button', { class: 'btn chat-cancel', type: 'button', hidden: true, title: 'Interrupt the running turn (Escape)' }, 'Cancel');
@@ -77,10 +87,11 @@ export class Composer {
 
   focus(): void {
     if (!this.input.disabled) this.input.focus();
+    else this.wantFocus = true;
   }
 
   private onKey(ev: KeyboardEvent): void {
-    if (ev.key !== 'Enter' || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey || ev.isComposing) return;
+    if (ev.key !== 'Enter' || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey || ev.isComposing || touchScreen()) return;
     ev.preventDefault();
     this.submit();
   }
@@ -104,11 +115,13 @@ export class Composer {
     this.input.disabled = !usable;
     this.sendBtn.disabled = !usable;
     this.el.dataset.disabled = String(!usable);
-    if (hadFocus && usable) this.input.focus();
+    const free = document.activeElement === null || document.activeElement === document.body;
+    if (usable && (hadFocus || (this.wantFocus && free))) this.input.focus();
+    if (usable) this.wantFocus = false;
     this.cancelBtn.hidden = !this.busy || !usable;
     setText(this.activityEl, this.activity === null ? '' : activityText[this.activity]);
     this.activityEl.dataset.activity = this.activity ?? '';
-    let hint = 'Enter to send · Shift+Enter for a new line';
+    let hint = touchScreen() ? 'Send sends · Enter adds a line' : 'Enter to send · Shift+Enter for a new line';
     if (this.readOnly !== null) hint = this.readOnly;
     else if (!this.connected) hint = 'Not connected to the server: sending is paused until it reconnects.';
     else if (this.busy) hint = 'Escape or Cancel interrupts · messages sent now run after this turn';

@@ -9,12 +9,14 @@ import type { Pane, PaneContext } from '../registry';
 import { Banner } from './banner';
 import { Composer } from './composer';
 import { ChatConnection } from './connection';
+import { CopyButtons } from './copy';
 import { PermissionDock } from './permission-dock';
 import type { PermissionRequest } from './protocol';
 import { Scroller } from './scroller';
 import { NextTask } from './tasks';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
+import { TurnStart } from './turn-start';
 
 /** Rendering time per frame; the rest of the frame stays free for input. */
 const frameBudgetMs = 8;
@@ -30,11 +32,13 @@ const stateText: Record<SocketState, string> = {
 
 export class ChatPane implements Pane {
   readonly el: HTMLElement;
-  private readonly transcript = new Transcript();
+  private readonly transcript = new Transcript((chunk) => this.copies.observe(chunk));
+  private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
   private readonly composer: Composer;
   private readonly banner = new Banner();
+  private readonly turnStart = new TurnStart();
   private readonly connEl: HTMLElement;
   private readonly conn: ChatConnection;
   private readonly key: string;
@@ -52,17 +56,18 @@ export class ChatPane implements Pane {
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
-    this.scroller = new Scroller(this.transcript.el);
+    this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.composer = new Composer({ send: (text) => this.conn.send({ type: 'user-message', content: text }), cancel: () => this.cancel() });
-    this.connEl = h('span', { class: 'chat-conn', role: 'status' });
+    this.composer = new Composer({ send: (text) => this.sendMessage(text), cancel: () => this.cancel() });
+    this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
-      h('div', { class: 'chat-bar' }, h('span', { class: 'chat-bar-title' }, 'Claude'), this.connEl),
+      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
       this.banner.el,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.dock.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
+    this.copies = new CopyButtons(this.scroller.el, this.el);
     // Busy until the first history-end: the history read first is no news to announce.
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
@@ -70,6 +75,7 @@ export class ChatPane implements Pane {
     this.conn = new ChatConnection(path, {
       opened: () => this.opened(),
       stored: (m, html) => {
+        this.turnStart.stored(m);
         if (this.transcript.add(m, html)) this.schedule();
       },
       history: (msgs) => {
@@ -80,11 +86,15 @@ export class ChatPane implements Pane {
         this.schedule();
       },
       streamed: (m) => {
+        this.turnStart.streamed(m);
         this.transcript.addEvent(m);
         this.schedule();
       },
       historyEnd: () => this.historyEnd(),
-      reset: () => this.transcript.clear(),
+      reset: () => {
+        this.transcript.clear();
+        this.copies.clear();
+      },
       activity: (a) => this.setActivity(a),
       permission: (req) => this.permission(req),
       resolved: (id) => this.dock.resolve(id),
@@ -126,6 +136,7 @@ export class ChatPane implements Pane {
     cancelAnimationFrame(this.frame);
     window.clearTimeout(this.timer);
     this.slices.dispose();
+    this.copies.dispose();
     this.conn.dispose();
     this.scroller.dispose();
     setAsking(this.key, false);
@@ -169,7 +180,17 @@ export class ChatPane implements Pane {
     this.renderConn();
   }
 
+  /** Sends what the composer holds: back to the bottom, and "turn started" until the first token. */
+  private sendMessage(text: string): boolean {
+    const busy = this.composer.busy;
+    if (!this.conn.send({ type: 'user-message', content: text })) return false;
+    this.scroller.stick();
+    if (!busy) this.turnStart.sent(); // a message sent mid-turn waits for the turn to end
+    return true;
+  }
+
   private setActivity(a: Activity | null): void {
+    this.turnStart.activity(a);
     if (this.sweepOnActivity && a !== null) {
       this.sweepOnActivity = false;
       this.dock.sweepStale();
@@ -180,6 +201,7 @@ export class ChatPane implements Pane {
   }
 
   private permission(req: PermissionRequest): void {
+    this.turnStart.done();
     const active = document.activeElement;
     const typing = active === this.composer.input && this.composer.input.value !== '';
     const free = active === null || active === document.body || this.el.contains(active);
@@ -190,11 +212,13 @@ export class ChatPane implements Pane {
     let what = 'The Claude process ended';
     if (signal !== null && signal !== '') what = `The Claude process was killed by signal ${signal}`;
     else if (code !== null && code !== 0) what = `The Claude process exited with code ${code}`;
+    this.turnStart.done();
     this.transcript.endWithNote(`${what}.`, 'chat-exit');
     this.schedule();
   }
 
   private error(code: string, message: string): void {
+    this.turnStart.done();
     this.banner.show(code, message);
     if (code === 'invalid_message') this.dock.unbusyAll(message);
   }
@@ -252,6 +276,7 @@ export class ChatPane implements Pane {
 
   private flush(): void {
     const more = this.transcript.flush(performance.now() + frameBudgetMs);
+    this.copies.refresh();
     this.scroller.keep();
     if (more) this.schedule();
   }

@@ -3,14 +3,19 @@
 // messages always goes in as textContent; only the server's sanitized
 // markdown HTML (the frame's "html") is inserted as HTML.
 import { h } from '../../dom';
+import { setCopySource } from './copy';
 import { formatCost, formatDuration, formatInt } from './format';
 import { isObject, num, str, type Block, type CliMessage } from './protocol';
 
 /** The CLI's interrupt markers ("[Request interrupted by user]", "... for tool use]"). */
 const interruptRe = /^\[Request interrupted by user( for tool use)?\]\s*$/;
 
-/** A user bubble, or a dim marker for the CLI's interrupt lines; null when there is no text. */
-export function renderUserText(blocks: Block[]): HTMLElement | null {
+/**
+ * A user bubble, or a dim marker for the CLI's interrupt lines; null when
+ * there is no text. html: the server's markdown rendering of what the
+ * person typed in agentdesk (absent for older messages and typed elsewhere).
+ */
+export function renderUserText(blocks: Block[], html?: string): HTMLElement | null {
   const parts: string[] = [];
   for (const b of blocks) {
     if (b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
@@ -21,7 +26,17 @@ export function renderUserText(blocks: Block[]): HTMLElement | null {
   if (interruptRe.test(text)) {
     return h('div', { class: 'chat-msg chat-note chat-interrupt' }, 'Interrupted by the user');
   }
-  return h('div', { class: 'chat-msg chat-user' }, h('div', { class: 'chat-user-text' }, text));
+  const body = h('div', { class: 'chat-user-text' });
+  if (html !== undefined && html !== '') {
+    body.classList.add('md');
+    body.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
+  } else {
+    body.classList.add('plain');
+    body.textContent = text;
+  }
+  const el = h('div', { class: 'chat-msg chat-user' }, body);
+  setCopySource(el, text);
+  return el;
 }
 
 /**
@@ -47,6 +62,7 @@ export function renderText(text: string, html: string | undefined, aborted: bool
     el.classList.add('aborted');
     el.append(h('span', { class: 'chat-aborted' }, ' (interrupted)'));
   }
+  setCopySource(el, text);
   return el;
 }
 

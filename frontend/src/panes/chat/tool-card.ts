@@ -2,6 +2,7 @@
 // once the later user line's tool_result arrives (long output cut to a few dozen
 // lines with "show all"). Sub-agent messages (parent_tool_use_id) nest inside.
 import { h } from '../../dom';
+import { setCopySource } from './copy';
 import { prettyJson } from './format';
 import { isObject, type Block } from './protocol';
 import { toolTitle } from './tool-title';
@@ -65,6 +66,7 @@ export class ToolCard {
     this.setState(state);
     const summary = state === 'ok' ? 'Result' : state === 'denied' ? 'Denied' : 'Error';
     const body = outputBlock(text === '' ? '(no output)' : text);
+    if (text !== '') setCopySource(body, text);
     const details = h('details', { class: 'tool-result', open: true }, h('summary', null, summary), body);
     this.resultEl?.remove();
     this.resultEl = details;
@@ -109,7 +111,7 @@ export function outputBlock(text: string): HTMLElement {
   const cut = lines.length > previewLines || text.length > previewChars;
   if (!cut) {
     pre.textContent = text;
-    return pre;
+    return h('div', { class: 'tool-output-wrap' }, pre);
   }
   pre.textContent = lines.slice(0, previewLines).join('\n').slice(0, previewChars);
   const more = h('button', { class: 'btn btn-small tool-more', type: 'button' },

@@ -32,11 +32,13 @@ export class Transcript {
   private prevTotal: number | null = null;
   private readonly live: LiveStream;
   private readonly queue = new WorkQueue<Op>();
-  private readonly log = new ChunkedLog();
+  private readonly log: ChunkedLog;
   /** History lines queued since the last queued stage, -1 when none is open. */
   private staged = -1;
 
-  constructor() {
+  /** onChunk: a new chunk of the log (see ChunkedLog). */
+  constructor(onChunk?: (chunk: HTMLElement) => void) {
+    this.log = new ChunkedLog(onChunk);
     this.el = this.log.el;
     this.live = new LiveStream((el, parent) => this.container(parent).append(el));
   }
@@ -149,7 +151,7 @@ export class Transcript {
     let els: HTMLElement[] = [];
     switch (m.type) {
       case 'user':
-        els = this.user(m);
+        els = this.user(m, html?.['0']);
         break;
       case 'assistant':
         els = this.assistant(m, html ?? {});
@@ -178,7 +180,7 @@ export class Transcript {
     return this.log.tail();
   }
 
-  private user(m: CliMessage): HTMLElement[] {
+  private user(m: CliMessage, html: string | undefined): HTMLElement[] {
     const blocks = blocksOf(m);
     const out: HTMLElement[] = [];
     for (const b of blocks) {
@@ -194,7 +196,7 @@ export class Transcript {
       }
       card.setResult(b, deniedByPermission(m, id));
     }
-    const text = renderUserText(blocks.filter((b) => b.type !== 'tool_result'));
+    const text = renderUserText(blocks.filter((b) => b.type !== 'tool_result'), html);
     if (text !== null) {
       this.container(m.parent_tool_use_id).append(text);
       out.unshift(text);

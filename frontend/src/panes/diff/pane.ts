@@ -156,7 +156,8 @@ export class DiffPane implements Pane {
     this.main.hidden = empty;
     if (empty) {
       const base = this.worker.base ? `${this.worker.base} (${shortSha(d.base)})` : `the default base (${shortSha(d.base)})`;
-      this.message.textContent = `No changes against ${base}.`;
+      this.message.replaceChildren(h('p', null, `No changes against ${base}.`),
+        h('p', { class: 'hint' }, `Edits made in ${this.ctx.session.cwd} (by Claude, a terminal or your editor) show up here as they happen.`));
     }
     this.list.setFiles(d.files);
     this.sections.setFiles(d.files);

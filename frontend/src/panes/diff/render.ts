@@ -6,9 +6,12 @@
 import { escapeHtml, highlightLine, langFor } from './highlight';
 import { hiddenBefore, hunksOf, lineCount, type DiffFile, type DiffLine } from './model';
 
+/** True where controls are touch-sized (styles/phone.css): the file headers are 44px there. */
+const touchSized = typeof matchMedia === 'function' && matchMedia('(pointer: coarse), (max-width: 768px)').matches;
+
 /** Keep in step with diff.css (.dd-row, .df-head, .df-note, .df-section margin). */
 export const ROW_PX = 18;
-export const HEAD_PX = 32;
+export const HEAD_PX = touchSized ? 47 : 32;
 export const NOTE_PX = 38;
 export const SECTION_GAP_PX = 8;
 /** Rows drawn per file before a "show more" row (a 30,000-line file would stall the page). */
