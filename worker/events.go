@@ -38,8 +38,9 @@ type (
 )
 
 // publish marshals v once and sends it to every app subscriber. Callers
-// hold m.mu, so that Subscribe's snapshot and the event stream never
-// overlap or leave a gap.
+// hold m.mu, in the step that installs the change (commit.go), so that
+// Subscribe's snapshot and the event stream never overlap or leave a gap,
+// and m.commitMu, so that events go out in commit order.
 func (m *Manager) publish(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -10,12 +10,6 @@ import (
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-// idleRuntime is a runtime that does nothing: the benchmark measures the
-// manager, not a kind.
-type idleRuntime struct{}
-
-func (idleRuntime) Stop(context.Context) error { return nil }
-
 // BenchmarkLookupDuringCreate creates workers (each a bbolt commit) while
 // another goroutine looks one up again and again, and reports how many
 // lookups had to wait and how long: the time the manager's lock is held

@@ -5,16 +5,6 @@ import (
 	"fmt"
 )
 
-// activityReporter is an agent runtime that knows whether a turn runs.
-type activityReporter interface {
-	Activity() Activity
-}
-
-// canceller is an agent runtime that can interrupt its turn.
-type canceller interface {
-	Cancel(ctx context.Context) (bool, error)
-}
-
 // SwitchRequest is the body of POST /api/sessions/:sid/switch.
 type SwitchRequest struct {
 	To    Kind `json:"to"`
@@ -68,22 +58,25 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 // interrupting its turn when forced; it stays visible, read-only, as
 // stopped.
 func (m *Manager) retire(ctx context.Context, sid string, info Info, rt Runtime, force bool) error {
-	if ar, ok := rt.(activityReporter); ok && ar.Activity() != ActivityIdle && ar.Activity() != "" {
+	if ar, ok := rt.(ActivityReporter); ok && ar.Activity() != ActivityIdle && ar.Activity() != "" {
 		if !force {
 			return fmt.Errorf("a turn is running in %s; wait for it, cancel it, or switch with force: %w", info.Name, ErrAgentBusy)
 		}
-		if c, ok := rt.(canceller); ok {
+		if c, ok := rt.(Canceller); ok {
 			if _, err := c.Cancel(ctx); err != nil {
 				m.log.Error("interrupt before switch", "worker", info.ID, "err", err)
 			}
 		}
 	}
+	// From here on the stop is the manager's: what the runtime reports
+	// while it ends (its CLI killed, its activity) is not recorded.
+	m.silence(sid, info.ID)
 	if rt != nil {
 		if err := m.stopWorker(ctx, info.ID, rt); err != nil {
 			return fmt.Errorf("stop %s before switching: %w", info.Name, err)
 		}
 	}
-	m.update(sid, info.ID, func(i *Info) {
+	m.changeWorker(sid, info.ID, origin{by: byManager}, func(i *Info) {
 		i.Status, i.Activity = StatusStopped, nil
 	})
 	return nil
