@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/coder/websocket"
 	"go.uber.org/goleak"
 )
@@ -43,6 +44,10 @@ var testFrontend = fstest.MapFS{
 }
 
 const testToken = "0123456789abcdef0123456789abcdef"
+
+// validators are main's: the kinds that check a new worker's options
+// before it is stored.
+var validators = map[worker.Kind]worker.Validator{worker.KindGitDiff: gitdiff.Validate}
 
 // env is a real server on loopback with a real bbolt file.
 type env struct {
@@ -73,7 +78,7 @@ func (e *env) start() {
 		t.Fatal(err)
 	}
 	e.store = store
-	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Config: e.cfg})
+	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg})
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
