@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -14,12 +13,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
 const (
-	maxClientFrame = 1 << 20
-	writeTimeout   = 5 * time.Second
+	writeTimeout = 5 * time.Second
 	// pingEvery finds half-open sockets (a laptop that went to sleep);
 	// browsers answer pings themselves, even in background tabs.
 	pingEvery = 20 * time.Second
@@ -44,7 +43,7 @@ func (s *Server) accept(c echo.Context) (*socket, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn.SetReadLimit(maxClientFrame)
+	conn.SetReadLimit(wire.MaxClientFrame)
 	return &socket{Conn: conn, batch: bw.conn}, nil
 }
 
@@ -77,9 +76,9 @@ func (s *Server) track() bool {
 	return true
 }
 
-func errorFrame(code, msg string) hub.Frame {
-	b, _ := json.Marshal(map[string]string{"type": "error", "code": code, "message": msg})
-	return hub.Frame{Data: b}
+// errorFrame is the socket's {"type":"error"} answer to a client frame.
+func errorFrame(code wire.Code, msg string) hub.Frame {
+	return hub.Frame{Data: wire.Error(code, msg)}
 }
 
 // clientFrames reads the client's frames until the socket ends, handing
@@ -120,7 +119,7 @@ func clientBroke(ctx context.Context, err error) bool {
 // appSocket serves /ws/app: sessions-sync, then lifecycle events.
 func (s *Server) appSocket(c echo.Context) error {
 	if !s.track() {
-		return newError(http.StatusServiceUnavailable, "internal", "server is shutting down")
+		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "server is shutting down")
 	}
 	defer s.socks.Done()
 	sub, sync, err := s.mgr.Subscribe()
@@ -140,7 +139,7 @@ func (s *Server) appSocket(c echo.Context) error {
 	out := make(chan hub.Frame, 16)
 	go clientFrames(ctx, cancel, conn, func([]byte) {
 		select {
-		case out <- errorFrame("invalid_message", "/ws/app only sends; it accepts no messages"):
+		case out <- errorFrame(wire.CodeInvalidMessage, "/ws/app only sends; it accepts no messages"):
 		default:
 		}
 	})
@@ -152,14 +151,14 @@ func (s *Server) appSocket(c echo.Context) error {
 	return nil
 }
 
-// workerSocket serves /ws/sessions/:sid/workers/:wid for every kind that
-// implements worker.Attachable.
+// workerSocket serves /ws/sessions/:sid/workers/:wid: every kind's
+// runtime serves a socket.
 func (s *Server) workerSocket(c echo.Context) error {
 	if !s.track() {
-		return newError(http.StatusServiceUnavailable, "internal", "server is shutting down")
+		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "server is shutting down")
 	}
 	defer s.socks.Done()
-	info, att, err := s.attachable(c)
+	info, att, err := s.builtRuntime(c)
 	if err != nil {
 		return err
 	}
@@ -187,23 +186,6 @@ func (s *Server) workerSocket(c echo.Context) error {
 	return nil
 }
 
-func (s *Server) attachable(c echo.Context) (worker.Info, worker.Attachable, error) {
-	ctx, cancel := context.WithTimeout(c.Request().Context(), buildWait)
-	defer cancel()
-	info, rt, err := s.mgr.WaitRuntime(ctx, c.Param("sid"), c.Param("wid"))
-	if err != nil {
-		return info, nil, err
-	}
-	if rt == nil {
-		return info, nil, newError(http.StatusConflict, "conflict", "the worker is still starting; try again")
-	}
-	att, ok := rt.(worker.Attachable)
-	if !ok {
-		return info, nil, newError(http.StatusBadRequest, "invalid_field", string(info.Kind)+" workers have no socket")
-	}
-	return info, att, nil
-}
-
 // pump writes one socket's frames. Only its goroutine writes to the conn;
 // the reader hands it error answers through out and fresh replays through
 // streams.
@@ -218,20 +200,20 @@ type pump struct {
 }
 
 // handle runs in the reader goroutine for each client frame.
-func (p *pump) handle(ctx context.Context, att worker.Attachable, data []byte) {
+func (p *pump) handle(ctx context.Context, att worker.Runtime, data []byte) {
 	if data == nil {
-		p.reply(errorFrame("invalid_message", "binary frames are not accepted; send JSON text frames"))
+		p.reply(errorFrame(wire.CodeInvalidMessage, "binary frames are not accepted; send JSON text frames"))
 		return
 	}
 	next, err := att.HandleClient(ctx, data)
 	var ce *worker.CodeError
 	switch {
 	case errors.As(err, &ce):
-		p.reply(errorFrame(string(ce.Code), ce.Error()))
+		p.reply(errorFrame(ce.Code, ce.Error()))
 	case err != nil && errors.Is(err, worker.ErrInvalid):
 		// The sentinel's own text adds nothing for a person.
 		msg := strings.TrimSuffix(err.Error(), ": "+worker.ErrInvalid.Error())
-		p.reply(errorFrame("invalid_message", strings.TrimPrefix(msg, worker.ErrInvalid.Error()+": ")))
+		p.reply(errorFrame(wire.CodeInvalidMessage, strings.TrimPrefix(msg, worker.ErrInvalid.Error()+": ")))
 	case err != nil:
 		ae := fromDomain(err)
 		p.reply(errorFrame(ae.Code, ae.Message))
