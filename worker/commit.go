@@ -26,9 +26,9 @@ type origin struct {
 func (m *Manager) changeWorker(sid, wid string, o origin, fn func(*Info)) bool {
 	m.commitMu.Lock()
 	defer m.commitMu.Unlock()
-	m.mu.Lock()
+	m.mu.RLock()
 	ws, next, ok := m.nextInfoLocked(sid, wid, o, fn)
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if !ok {
 		return false
 	}
@@ -79,14 +79,14 @@ func (m *Manager) nextInfoLocked(sid, wid string, o origin, fn func(*Info)) (*wo
 func (m *Manager) changeSession(id string, fn func(*Session)) (Session, error) {
 	m.commitMu.Lock()
 	defer m.commitMu.Unlock()
-	m.mu.Lock()
+	m.mu.RLock()
 	st, ok := m.sessions[id]
 	if !ok {
-		m.mu.Unlock()
+		m.mu.RUnlock()
 		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
 	}
 	next := m.nextSession(st.s, fn)
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if err := m.putSession(next); err != nil {
 		return Session{}, err
 	}

@@ -54,8 +54,8 @@ func (m *Manager) publish(v any) {
 // Subscribe returns a subscription to lifecycle events and the
 // sessions-sync frame that precedes them.
 func (m *Manager) Subscribe() (*hub.Sub, []byte, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	b, err := json.Marshal(sessionsSync{Type: "sessions-sync", Sessions: m.sessionsLocked()})
 	if err != nil {
 		return nil, nil, err

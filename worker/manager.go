@@ -43,7 +43,7 @@ type Manager struct {
 
 	commitMu sync.Mutex
 
-	mu       sync.Mutex
+	mu       sync.RWMutex
 	sessions map[string]*sessionState
 	events   *hub.Hub
 	eventSeq uint64

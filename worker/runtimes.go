@@ -9,9 +9,9 @@ import (
 // installs the runtime, unless the worker was deleted meanwhile. A factory
 // error leaves the worker in status error and is returned.
 func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerState, restored bool) error {
-	m.mu.Lock()
+	m.mu.RLock()
 	built, info, gen := ws.built, ws.info.clone(), ws.gen
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	defer close(built)
 	f := m.factories[info.Kind]
 	if f == nil {
@@ -77,13 +77,13 @@ func (m *Manager) Worker(sid, wid string) (Info, error) {
 // WaitRuntime is Runtime, but waits (until ctx ends) for a runtime that is
 // still being built.
 func (m *Manager) WaitRuntime(ctx context.Context, sid, wid string) (Info, Runtime, error) {
-	m.mu.Lock()
+	m.mu.RLock()
 	_, ws, err := m.findLocked(sid, wid)
 	var built chan struct{}
 	if err == nil {
 		built = ws.built
 	}
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if err != nil {
 		return Info{}, nil, err
 	}
@@ -97,8 +97,8 @@ func (m *Manager) WaitRuntime(ctx context.Context, sid, wid string) (Info, Runti
 // Runtime returns a worker and its runtime (nil while it is being built or
 // when its kind is not available).
 func (m *Manager) Runtime(sid, wid string) (Info, Runtime, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	_, ws, err := m.findLocked(sid, wid)
 	if err != nil {
 		return Info{}, nil, err

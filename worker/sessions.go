@@ -31,15 +31,15 @@ const maxTitle = 200
 
 // Sessions returns every session, newest first.
 func (m *Manager) Sessions() []Session {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	return m.sessionsLocked()
 }
 
 // Session returns one session.
 func (m *Manager) Session(id string) (Session, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	st, ok := m.sessions[id]
 	if !ok {
 		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
@@ -198,13 +198,13 @@ type DeleteOptions struct {
 // removes the session and all its data. With RemoveWorktree, the session's
 // worktree goes first; when that is refused nothing is deleted.
 func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions) error {
-	m.mu.Lock()
+	m.mu.RLock()
 	st, ok := m.sessions[id]
 	var wt *Worktree
 	if ok && o.RemoveWorktree && st.s.Worktree != nil {
 		wt = ptr(*st.s.Worktree)
 	}
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if !ok {
 		return fmt.Errorf("session %q: %w", id, ErrNotFound)
 	}

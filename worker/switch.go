@@ -29,10 +29,10 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 	lock.Lock()
 	defer lock.Unlock()
 
-	m.mu.Lock()
+	m.mu.RLock()
 	st, ok := m.sessions[sid]
 	if !ok {
-		m.mu.Unlock()
+		m.mu.RUnlock()
 		return Info{}, fmt.Errorf("session %q: %w", sid, ErrNotFound)
 	}
 	cur := m.drivingAgentLocked(st)
@@ -41,7 +41,7 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 	if cur != nil {
 		curInfo, curRT = cur.info.clone(), cur.rt
 	}
-	m.mu.Unlock()
+	m.mu.RUnlock()
 
 	if cur != nil && curInfo.Kind == req.To {
 		return curInfo, nil
@@ -84,8 +84,8 @@ func (m *Manager) retire(ctx context.Context, sid string, info Info, rt Runtime,
 
 // switchLock returns the session's switch mutex.
 func (m *Manager) switchLock(sid string) (*sessionLock, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	st, ok := m.sessions[sid]
 	if !ok {
 		return nil, fmt.Errorf("session %q: %w", sid, ErrNotFound)

@@ -104,15 +104,15 @@ func (m *Manager) validate(ctx context.Context, info Info) error {
 func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 	m.commitMu.Lock()
 	defer m.commitMu.Unlock()
-	m.mu.Lock()
+	m.mu.RLock()
 	st, ok := m.sessions[info.SessionID]
 	if !ok {
-		m.mu.Unlock()
+		m.mu.RUnlock()
 		return nil, Session{}, fmt.Errorf("session %q: %w", info.SessionID, ErrNotFound)
 	}
 	if info.Kind.IsAgent() {
 		if busy := m.drivingAgentLocked(st); busy != nil {
-			m.mu.Unlock()
+			m.mu.RUnlock()
 			return nil, Session{}, fmt.Errorf("agent worker %s already drives this session's conversation; switch instead: %w", busy.info.ID, ErrConflict)
 		}
 	}
@@ -124,7 +124,7 @@ func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 		id := info.ID
 		next = ptr(m.nextSession(st.s, func(s *Session) { s.ActiveAgentWorkerID = &id }))
 	}
-	m.mu.Unlock()
+	m.mu.RUnlock()
 
 	if err := m.putWorker(info); err != nil {
 		return nil, Session{}, err
