@@ -47,16 +47,17 @@ func (m *Manager) changeWorker(sid, wid string, o origin, fn func(*Info)) bool {
 }
 
 // nextInfoLocked computes a worker's next record, or refuses the change:
-// when the manager is closed or the worker deleted, when a kind's runtime
-// was stopped or replaced since it was built (a stop belongs to the
-// manager), when the status move is not in the table, or when nothing
-// changes (no write, which would cost a commit per worker at start-up).
+// when the manager is closed or the worker is gone (a delete forgets it in
+// the same commitMu section that decides it), when a kind's runtime was
+// stopped or replaced since it was built (a stop belongs to the manager),
+// when the status move is not in the table, or when nothing changes (no
+// write, which would cost a commit per worker at start-up).
 func (m *Manager) nextInfoLocked(sid, wid string, o origin, fn func(*Info)) (*workerState, Info, bool) {
 	if m.closed {
 		return nil, Info{}, false
 	}
 	_, ws, err := m.findLocked(sid, wid)
-	if err != nil || ws.deleted || (o.by == byKind && o.gen != ws.gen) {
+	if err != nil || (o.by == byKind && o.gen != ws.gen) {
 		return nil, Info{}, false
 	}
 	next := ws.info.clone()

@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
@@ -91,4 +95,69 @@ func storedWorker(t *testing.T, store *persist.Store, sid, wid string) (worker.I
 		}
 	}
 	return worker.Info{}, false
+}
+
+// fakeManager is a loaded manager on store with kinds and validators,
+// closed at cleanup.
+func fakeManager(t *testing.T, store *persist.Store, kinds map[worker.Kind]worker.Factory, validators map[worker.Kind]worker.Validator) *worker.Manager {
+	t.Helper()
+	m := worker.NewManager(worker.Options{Store: store, Log: slog.New(slog.DiscardHandler), Factories: kinds, Validators: validators})
+	if err := m.Load(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+		defer cancel()
+		if err := m.Close(ctx); err != nil {
+			t.Errorf("close manager: %v", err)
+		}
+	})
+	return m
+}
+
+// event is one /ws/app lifecycle frame, as a tab reads it.
+type event struct {
+	Type     string         `json:"type"`
+	WorkerID string         `json:"workerId"`
+	Worker   worker.Info    `json:"worker"`
+	Session  worker.Session `json:"session"`
+}
+
+func nextEvent(t *testing.T, sub *hub.Sub) event {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	f, err := sub.Recv(ctx)
+	if err != nil {
+		t.Fatalf("waiting for an event: %v", err)
+	}
+	var e event
+	if err := json.Unmarshal(f.Data, &e); err != nil {
+		t.Fatalf("event %s: %v", f.Data, err)
+	}
+	return e
+}
+
+// waitParked waits until a goroutine whose stack holds every one of names
+// is blocked (on a lock, a channel, a commit), not running.
+func waitParked(t *testing.T, names ...string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(waitFor); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		n := runtime.Stack(buf, true)
+		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+			head, _, _ := strings.Cut(g, "\n")
+			if strings.Contains(head, "[running]") || strings.Contains(head, "[runnable]") {
+				continue
+			}
+			all := true
+			for _, name := range names {
+				all = all && strings.Contains(g, name)
+			}
+			if all {
+				return
+			}
+		}
+	}
+	t.Fatalf("no goroutine blocked in %v", names)
 }

@@ -122,9 +122,10 @@ func (m *Manager) DeleteWorker(ctx context.Context, sid, wid string) error {
 	return stopErr
 }
 
-// removeWorker marks a worker deleted (nothing of it is stored again),
-// clears it as the session's active agent, forgets it and broadcasts
-// worker-deleted. It returns its runtime, for the caller to stop.
+// removeWorker marks a worker deleted (a runtime still being built is
+// not installed), clears it as the session's active agent, forgets it (no
+// change stores it again) and broadcasts worker-deleted. It returns its
+// runtime, for the caller to stop.
 func (m *Manager) removeWorker(sid, wid string) (Runtime, error) {
 	m.commitMu.Lock()
 	defer m.commitMu.Unlock()

@@ -230,7 +230,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 // removeSession forgets a session and broadcasts session-deleted; it
 // returns the runtimes to stop and the markers of their children. Its data
 // is deleted by the caller once they stopped: nothing of it is stored
-// again, as its workers are marked deleted.
+// again, as no change finds it any more.
 func (m *Manager) removeSession(id string) (rts []Runtime, markers []string, ok bool) {
 	m.commitMu.Lock()
 	defer m.commitMu.Unlock()

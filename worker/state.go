@@ -20,8 +20,8 @@ type sessionLock = sync.Mutex
 type workerState struct {
 	info Info
 	rt   Runtime
-	// deleted is set once the manager decided to delete the worker: from
-	// then on nothing of it is stored again.
+	// deleted is set once the manager decided to delete the worker: a
+	// runtime built meanwhile is stopped, not installed.
 	deleted bool
 	// gen counts the runtimes the manager stopped or replaced: reports of
 	// a runtime built in an older generation are dropped.
