@@ -39,9 +39,9 @@ func (m *Manager) changeWorker(sid, wid string, o origin, fn func(*Info)) bool {
 	defer m.mu.Unlock()
 	activityChanged := !equalActivity(ws.info.Activity, next.Activity)
 	ws.info = next
-	m.publish(workerEvent{Type: "worker-updated", Worker: next.clone()})
+	m.publish(workerUpdated(next.clone()))
 	if activityChanged {
-		m.publish(workerActivity{Type: "worker-activity", SessionID: sid, WorkerID: wid, Activity: next.clone().Activity})
+		m.publish(workerActivityChanged(next.clone()))
 	}
 	return true
 }
@@ -105,7 +105,7 @@ func (m *Manager) nextSession(s Session, fn func(*Session)) Session {
 func (m *Manager) installSessionLocked(st *sessionState, next Session) Session {
 	st.s = next
 	snap := st.snapshot()
-	m.publish(sessionEvent{Type: "session-updated", Session: snap})
+	m.publish(sessionUpdated(snap))
 	return snap
 }
 

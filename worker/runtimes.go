@@ -159,7 +159,7 @@ func (m *Manager) removeWorker(sid, wid string) (Runtime, error) {
 	if next != nil {
 		m.installSessionLocked(st, *next)
 	}
-	m.publish(workerDeleted{Type: "worker-deleted", SessionID: sid, WorkerID: wid})
+	m.publish(workerGone(sid, wid))
 	return ws.rt, nil
 }
 

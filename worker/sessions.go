@@ -184,7 +184,7 @@ func (m *Manager) addSession(st *sessionState) error {
 		return fmt.Errorf("create session: manager closed")
 	}
 	m.sessions[st.s.ID] = st
-	m.publish(sessionEvent{Type: "session-created", Session: st.snapshot()})
+	m.publish(sessionCreated(st.snapshot()))
 	return nil
 }
 
@@ -248,6 +248,6 @@ func (m *Manager) removeSession(id string) (rts []Runtime, markers []string, ok 
 			markers = append(markers, m.marker(ws.info.ID))
 		}
 	}
-	m.publish(sessionDeleted{Type: "session-deleted", SessionID: id})
+	m.publish(sessionGone(id))
 	return rts, markers, true
 }

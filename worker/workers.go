@@ -142,7 +142,7 @@ func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 	if next != nil {
 		m.installSessionLocked(st, *next)
 	}
-	m.publish(workerEvent{Type: "worker-created", Worker: info.clone()})
+	m.publish(workerCreated(info.clone()))
 	return ws, st.s, nil
 }
 
