@@ -102,6 +102,20 @@ func (m *Manager) nextSession(s Session, fn func(*Session)) Session {
 	return s
 }
 
+// putAlong commits the session change that goes with a worker's (its
+// active agent), if any. The worker's change stands when the disk refuses
+// it: the failure is logged and the session left as it was (nil).
+func (m *Manager) putAlong(next *Session, what string) *Session {
+	if next == nil {
+		return nil
+	}
+	if err := m.putSession(*next); err != nil {
+		m.log.Error(what, "err", err)
+		return nil
+	}
+	return next
+}
+
 func (m *Manager) installSessionLocked(st *sessionState, next Session) Session {
 	st.s = next
 	snap := st.snapshot()

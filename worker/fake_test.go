@@ -101,7 +101,15 @@ func storedWorker(t *testing.T, store *persist.Store, sid, wid string) (worker.I
 // closed at cleanup.
 func fakeManager(t *testing.T, store *persist.Store, kinds map[worker.Kind]worker.Factory, validators map[worker.Kind]worker.Validator) *worker.Manager {
 	t.Helper()
-	m := worker.NewManager(worker.Options{Store: store, Log: slog.New(slog.DiscardHandler), Factories: kinds, Validators: validators})
+	return loaded(t, worker.Options{Store: store, Factories: kinds, Validators: validators})
+}
+
+// loaded is a manager made with o (logging nothing), loaded (which runs
+// the crash clean-up) and closed at cleanup.
+func loaded(t *testing.T, o worker.Options) *worker.Manager {
+	t.Helper()
+	o.Log = slog.New(slog.DiscardHandler)
+	m := worker.NewManager(o)
 	if err := m.Load(t.Context()); err != nil {
 		t.Fatal(err)
 	}

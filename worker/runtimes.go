@@ -142,12 +142,7 @@ func (m *Manager) removeWorker(sid, wid string) (Runtime, error) {
 	}
 	m.mu.Unlock()
 
-	if next != nil {
-		if err := m.putSession(*next); err != nil {
-			m.log.Error("clear active agent", "err", err)
-			next = nil
-		}
-	}
+	next = m.putAlong(next, "clear active agent")
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i, w := range st.workers {

@@ -129,12 +129,7 @@ func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 	if err := m.putWorker(info); err != nil {
 		return nil, Session{}, err
 	}
-	if next != nil {
-		if err := m.putSession(*next); err != nil {
-			m.log.Error("record active agent", "err", err)
-			next = nil
-		}
-	}
+	next = m.putAlong(next, "record active agent")
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ws := newWorkerState(info)
