@@ -120,7 +120,6 @@ func TestStoppedIsFinal(t *testing.T) {
 	for _, rep := range append(reports, report{"Activity", func(r worker.Reporter) { r.Activity(worker.ActivityActive) }}) {
 		rep.do(restored.Report)
 	}
-	restored.Update(func(i *worker.Info) { i.Status = worker.StatusRunning })
 	if got, _ := m.Worker(s.ID, old.ID); got.Status != worker.StatusStopped || got.Activity != nil || got.ExitCode != nil {
 		t.Fatalf("stopped worker changed: %+v", got)
 	}

@@ -24,7 +24,6 @@ func TestReportsDroppedAfterStop(t *testing.T) {
 		}
 		k.last(t).Report.Running()
 		old.Report.Exited(0, "SIGHUP", "killed by the restart")
-		old.Update(func(i *worker.Info) { i.Status = worker.StatusExited })
 		if got, _ := m.Worker(s.ID, w.ID); got.Status != worker.StatusRunning || got.Error != nil {
 			t.Fatalf("the replaced runtime's exit was recorded: %+v", got)
 		}
