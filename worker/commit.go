@@ -21,16 +21,15 @@ type origin struct {
 
 // changeWorker applies fn to a worker's record when o may make the change
 // (see nextInfoLocked), persists the record, installs it and broadcasts
-// worker-updated (and worker-activity when the activity changed). It
-// reports whether the change was applied.
-func (m *Manager) changeWorker(sid, wid string, o origin, fn func(*Info)) bool {
+// worker-updated (and worker-activity when the activity changed).
+func (m *Manager) changeWorker(sid, wid string, o origin, fn func(*Info)) {
 	m.commitMu.Lock()
 	defer m.commitMu.Unlock()
 	m.mu.RLock()
 	ws, next, ok := m.nextInfoLocked(sid, wid, o, fn)
 	m.mu.RUnlock()
 	if !ok {
-		return false
+		return
 	}
 	if err := m.putWorker(next); err != nil {
 		m.log.Error("store worker update", "worker", wid, "err", err)
@@ -43,7 +42,6 @@ func (m *Manager) changeWorker(sid, wid string, o origin, fn func(*Info)) bool {
 	if activityChanged {
 		m.publish(workerActivityChanged(next.clone()))
 	}
-	return true
 }
 
 // nextInfoLocked computes a worker's next record, or refuses the change:
