@@ -229,6 +229,21 @@ func (e *env) tryDial(path string, hdr ...string) (*websocket.Conn, error) {
 	return c, err
 }
 
+// waitWorker reads the worker at path (GET) until ok holds, for what a
+// kind reports in the background (an activity), which reaches the stored
+// worker a moment after the tabs. The deadline only guards a failure.
+func (e *env) waitWorker(path string, ok func(worker.Info) bool) worker.Info {
+	e.t.Helper()
+	var w worker.Info
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if e.do("GET", path, nil).json(e.t, &w); ok(w) {
+			return w
+		}
+	}
+	e.t.Fatalf("worker never matched: %+v", w)
+	return w
+}
+
 // readJSON reads text frames until one has the given type (any type for "").
 func readJSON(t *testing.T, c *websocket.Conn, typ string) map[string]any {
 	t.Helper()
