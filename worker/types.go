@@ -2,7 +2,10 @@
 // them, and the Manager that owns their lifecycles and persists them.
 //
 // Each worker kind lives in its own subpackage and plugs in through a
-// Factory registered on the Manager; this package never imports them.
+// Factory (and, when it can refuse options, a Validator) registered on the
+// Manager; this package never imports them. kind.go is the contract a kind
+// meets, report.go what it tells the manager, lifecycle.go the one table
+// of status transitions.
 package worker
 
 import "time"
