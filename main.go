@@ -66,11 +66,12 @@ func run(args []string) error {
 	}
 
 	mgr := worker.NewManager(worker.Options{
-		Store:     store,
-		Config:    worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir},
-		Log:       log,
-		Factories: factories(),
-		KillGroup: pty.KillSession,
+		Store:      store,
+		Config:     worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir},
+		Log:        log,
+		Factories:  factories(),
+		Validators: validators(),
+		KillGroup:  pty.KillSession,
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {

@@ -30,32 +30,35 @@ type Reporter interface {
 	Base(base string)
 }
 
-// errNoReporter is what a report on a zero reporter would hit; kinds built
-// by the manager always get a real one.
-var errNoReporter = errors.New("worker: no reporter")
+// errNoReason is the error of a Failed report that gave none.
+var errNoReason = errors.New("failed, with no reason given")
 
-// reporter is the manager's Reporter for one worker.
+// reporter is the manager's Reporter for one runtime of one worker: its
+// reports count until the manager stops or replaces that runtime.
 type reporter struct {
 	m        *Manager
 	sid, wid string
+	from     origin
 }
 
 var _ Reporter = reporter{}
 
+func (r reporter) change(fn func(*Info)) { r.m.changeWorker(r.sid, r.wid, r.from, fn) }
+
 func (r reporter) Running() {
-	r.m.update(r.sid, r.wid, func(i *Info) { i.Status, i.Error, i.ExitCode = StatusRunning, nil, nil })
+	r.change(func(i *Info) { i.Status, i.Error, i.ExitCode = StatusRunning, nil, nil })
 }
 
 func (r reporter) Failed(err error) {
 	if err == nil {
-		err = errNoReporter
+		err = errNoReason
 	}
 	msg := err.Error()
-	r.m.update(r.sid, r.wid, func(i *Info) { i.Status, i.Error = StatusError, &msg })
+	r.change(func(i *Info) { i.Status, i.Error = StatusError, &msg })
 }
 
 func (r reporter) Exited(code int, sig string, note string) {
-	r.m.update(r.sid, r.wid, func(i *Info) {
+	r.change(func(i *Info) {
 		i.Status, i.ExitCode, i.Error = StatusExited, &code, nil
 		if sig != "" {
 			i.ExitCode = nil
@@ -67,15 +70,15 @@ func (r reporter) Exited(code int, sig string, note string) {
 }
 
 func (r reporter) Activity(a Activity) {
-	r.m.update(r.sid, r.wid, func(i *Info) { i.Activity = &a })
+	r.change(func(i *Info) { i.Activity = &a })
 }
 
 func (r reporter) Size(cols, rows int) {
-	r.m.update(r.sid, r.wid, func(i *Info) { i.Cols, i.Rows = cols, rows })
+	r.change(func(i *Info) { i.Cols, i.Rows = cols, rows })
 }
 
 func (r reporter) Problem(msg string) {
-	r.m.update(r.sid, r.wid, func(i *Info) {
+	r.change(func(i *Info) {
 		i.Error = nil
 		if msg != "" {
 			i.Error = &msg
@@ -84,5 +87,5 @@ func (r reporter) Problem(msg string) {
 }
 
 func (r reporter) Base(base string) {
-	r.m.update(r.sid, r.wid, func(i *Info) { i.Base = base })
+	r.change(func(i *Info) { i.Base = base })
 }

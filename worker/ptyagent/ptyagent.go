@@ -65,14 +65,13 @@ type Runtime struct {
 	sendMu sync.Mutex // one SendUser types at a time
 }
 
+// The abilities the server and the manager find by type assertion.
 var (
-	_ worker.Factory    = New
-	_ worker.Attachable = (*Runtime)(nil)
-	// worker/switch.go's activityReporter, unexported there (a test in
-	// package worker cannot import this one). Its canceller has the
-	// method set of the server's, which server/pty_abilities_test.go
-	// checks with inputter.
-	_ interface{ Activity() worker.Activity } = (*Runtime)(nil)
+	_ worker.Factory          = New
+	_ worker.Runtime          = (*Runtime)(nil)
+	_ worker.Inputter         = (*Runtime)(nil)
+	_ worker.Canceller        = (*Runtime)(nil)
+	_ worker.ActivityReporter = (*Runtime)(nil)
 )
 
 // New builds a pty-agent runtime and starts the CLI. A restored worker

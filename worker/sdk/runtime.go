@@ -64,9 +64,13 @@ type Runtime struct {
 	stopErr  error
 }
 
+// The abilities the server and the manager find by type assertion.
 var (
-	_ worker.Runtime    = (*Runtime)(nil)
-	_ worker.Attachable = (*Runtime)(nil)
+	_ worker.Runtime          = (*Runtime)(nil)
+	_ worker.Inputter         = (*Runtime)(nil)
+	_ worker.Canceller        = (*Runtime)(nil)
+	_ worker.MessageLister    = (*Runtime)(nil)
+	_ worker.ActivityReporter = (*Runtime)(nil)
 )
 
 // New is the worker.Factory of the sdk kind. It reads the log's last seq,

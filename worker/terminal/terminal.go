@@ -31,8 +31,8 @@ type Runtime struct {
 }
 
 var (
-	_ worker.Factory    = New
-	_ worker.Attachable = (*Runtime)(nil)
+	_ worker.Factory = New
+	_ worker.Runtime = (*Runtime)(nil)
 )
 
 // New builds a terminal's runtime and starts its process. A restored
