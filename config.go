@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
-	"github.com/agentdesk/agentdesk/worker/childproc"
+	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/claude"
 )
 
 // config is the command line and environment of API.md "Running".
@@ -67,34 +67,9 @@ func parseConfig(args []string) (config, error) {
 		c.allowedOrigins = strings.Split(origins, ",")
 	}
 	if c.claude == "" {
-		c.claude = findClaude()
+		c.claude = claude.Find()
 	}
 	return c, nil
-}
-
-// findClaude picks the CLI when --claude is not given: claude on PATH, else
-// the project's pinned devDependency. A missing CLI is logged at start
-// (checkClaude) and reported by the agent workers when they need it.
-func findClaude() string {
-	if p, err := exec.LookPath("claude"); err == nil {
-		return p
-	}
-	if p, err := filepath.Abs(filepath.Join("node_modules", ".bin", "claude")); err == nil {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return "claude"
-}
-
-// checkClaude reports why the claude CLI at path cannot be run, nil when
-// it can. agentdesk starts anyway (terminals and diffs need no CLI); the
-// agent workers report it again when they need it.
-func checkClaude(path string) error {
-	if _, err := exec.LookPath(path); err != nil {
-		return fmt.Errorf("claude CLI %q: %w", path, err)
-	}
-	return nil
 }
 
 // loadToken returns the configured token, else the one in <dataDir>/token,

@@ -17,3 +17,11 @@ func factories() map[worker.Kind]worker.Factory {
 		worker.KindPTYAgent: ptyagent.New,
 	}
 }
+
+// validators lists the kinds that check a new worker's options before it
+// is stored, so that a refused request changes nothing.
+func validators() map[worker.Kind]worker.Validator {
+	return map[worker.Kind]worker.Validator{
+		worker.KindGitDiff: gitdiff.Validate,
+	}
+}

@@ -17,10 +17,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 func main() {
@@ -42,7 +43,7 @@ func run(args []string) error {
 	if cfg.tokenFlag {
 		log.Warn("--token shows the token in the process list, where every local user can read it; pass it in AGENTDESK_TOKEN or the data dir's token file instead")
 	}
-	if err := checkClaude(cfg.claude); err != nil {
+	if _, err := claude.Resolve(cfg.claude); err != nil {
 		log.Warn("the claude CLI cannot be run: chat and terminal agents will fail until it is installed (npm install -g @anthropic-ai/claude-code) or --claude names it", "err", err)
 	}
 	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
@@ -65,11 +66,12 @@ func run(args []string) error {
 	}
 
 	mgr := worker.NewManager(worker.Options{
-		Store:     store,
-		Config:    worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir},
-		Log:       log,
-		Factories: factories(),
-		KillGroup: ptyproc.KillSession,
+		Store:      store,
+		Config:     worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir},
+		Log:        log,
+		Factories:  factories(),
+		Validators: validators(),
+		KillGroup:  pty.KillSession,
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {

@@ -19,7 +19,7 @@
 // inside the chat scroller's viewport (what a reader first sees of the
 // conversation). It is checked until it first holds, so it costs at most
 // one layout.
-//   go build -o /tmp/b/agentdesk . && go build -o /tmp/b/fakeclaude ./internal/fakeclaude
+//   go build -o /tmp/b/agentdesk . && go build -o /tmp/b/fakeclaude ./internal/testkit/fakeclaude
 //   AGENTDESK_BIN=/tmp/b/agentdesk FAKECLAUDE_BIN=/tmp/b/fakeclaude node bench/render.mjs
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 // Browser end-to-end for reading a chat's stored history over REST: first a
 // unit test of the page reader (frontend/src/panes/chat/history.ts, transpiled
 // on the fly), then a long conversation from the fake CLI
-// (internal/fakeclaude, FAKECLAUDE_FLOOD) read in several REST pages, in
+// (internal/testkit/fakeclaude, FAKECLAUDE_FLOOD) read in several REST pages, in
 // order, once, opening at the bottom, with a live turn after it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -79,7 +79,7 @@ describe('chat pane over a long conversation', { timeout: 300_000 }, () => {
   before(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'agentdesk-chat-flood-'));
     const fake = path.join(tmp, 'fakeclaude');
-    await promisify(execFile)('go', ['build', '-o', fake, './internal/fakeclaude'],
+    await promisify(execFile)('go', ['build', '-o', fake, './internal/testkit/fakeclaude'],
       { cwd: new URL('..', import.meta.url), timeout: 180_000 });
     server = await AgentdeskServer.start({ args: ['--claude', fake], env: { FAKECLAUDE_FLOOD: flood } });
     browser = await launchBrowser();

@@ -1,6 +1,6 @@
 // Browser end-to-end for the chat pane of sdk workers, with the real Claude CLI
 // (node_modules/.bin/claude) talking to the fake Messages API
-// (internal/fakeapi/cmd/fakeapi) on loopback: a message and its echo, a Bash
+// (internal/testkit/fakeapi/cmd/fakeapi) on loopback: a message and its echo, a Bash
 // call allowed from the permission dialog (which disappears in a second tab
 // too), an AskUserQuestion answered, thinking, a slow turn cancelled, and a reload that
 // shows the conversation again with no message twice, its history read over

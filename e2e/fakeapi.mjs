@@ -1,4 +1,4 @@
-// The fake Messages API (internal/fakeapi/cmd/fakeapi) for browser tests that
+// The fake Messages API (internal/testkit/fakeapi/cmd/fakeapi) for browser tests that
 // run the real Claude CLI (node_modules/.bin/claude), and the environment and
 // arguments that point agentdesk's CLI at it.
 import { execFile, spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Builds the fake API into dir and starts it; resolves when it printed its URL. */
 export async function startFakeApi(dir) {
   const bin = path.join(dir, 'fakeapi');
-  await promisify(execFile)('go', ['build', '-o', bin, './internal/fakeapi/cmd/fakeapi'], { cwd: repoRoot, timeout: 180_000 });
+  await promisify(execFile)('go', ['build', '-o', bin, './internal/testkit/fakeapi/cmd/fakeapi'], { cwd: repoRoot, timeout: 180_000 });
   const child = spawn(bin, [], { stdio: ['pipe', 'pipe', 'pipe'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let log = '';

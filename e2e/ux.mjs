@@ -1,5 +1,5 @@
 // Helpers of the UX browser tests (ux-*.test.mjs) and scripts/screenshots.mjs:
-// agentdesk with the fake CLI (internal/fakeclaude) playing a scripted turn,
+// agentdesk with the fake CLI (internal/testkit/fakeclaude) playing a scripted turn,
 // REST calls with the token, git repositories, and the page checks the issue
 // asks for at every size: no horizontal overflow, every control clickable
 // at its centre, touch targets of at least 44 px.
@@ -17,7 +17,7 @@ const run = promisify(execFile);
 export async function fakeClaude(dir) {
   if (process.env.FAKECLAUDE_BIN) return process.env.FAKECLAUDE_BIN;
   const bin = path.join(dir, 'fakeclaude');
-  await run('go', ['build', '-o', bin, './internal/fakeclaude'], { cwd: repoRoot, timeout: 180_000 });
+  await run('go', ['build', '-o', bin, './internal/testkit/fakeclaude'], { cwd: repoRoot, timeout: 180_000 });
   return bin;
 }
 

@@ -17,10 +17,10 @@ suite=(
   "./persist|^BenchmarkMessagesAfter10k\$|5x"
   "./worker/sdk|^BenchmarkPipeline\$/saturated|20000x"
   "./worker/sdk|^BenchmarkCatchUp10k\$|5x"
-  "./worker/hub|^BenchmarkPublish10\$|200ms"
+  "./internal/hub|^BenchmarkPublish10\$|200ms"
   "./server|^BenchmarkPumpFanout10\$|20000x"
-  "./worker/markdown|^BenchmarkRender\$|200ms"
-  "./worker/claude|^BenchmarkParseLine\$|200ms"
+  "./internal/markdown|^BenchmarkRender\$|200ms"
+  "./internal/claude|^BenchmarkParseLine\$|200ms"
   "./worker/gitdiff|^BenchmarkCompute1000Files\$|3x"
 )
 cd "$root"

@@ -5,7 +5,7 @@
 # on the first message), reads the server's RSS, stops it (SIGTERM), starts
 # it again on the same data dir and reports the time to its URL and to the
 # first /api/health answer, and its RSS once idle. The CLI is the fake one
-# (internal/fakeclaude), and none may run.
+# (internal/testkit/fakeclaude), and none may run.
 #   SESSIONS=10000 scripts/bench-idle.sh
 set -euo pipefail
 sessions=${SESSIONS:-10000}
@@ -23,7 +23,7 @@ trap 'stop; rm -rf "$tmp"' EXIT
 cd "$root"
 go build -o "$tmp/agentdesk" .
 go build -o "$tmp/agentdesk-load" ./cmd/agentdesk-load
-go build -o "$tmp/fakeclaude" ./internal/fakeclaude
+go build -o "$tmp/fakeclaude" ./internal/testkit/fakeclaude
 mkdir -p "$tmp/home"
 rss() { awk '/^VmRSS/ {printf "%.1fMiB", $2/1024}' "/proc/$pid/status"; }
 # start launches agentdesk and sets url once it printed it.

@@ -24,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 cd "$root"
 go build -o "$tmp/agentdesk" .
-go build -o "$tmp/fakeclaude" ./internal/fakeclaude
+go build -o "$tmp/fakeclaude" ./internal/testkit/fakeclaude
 go build -o "$tmp/agentdesk-load" ./cmd/agentdesk-load
 mkdir -p "$tmp/home"
 HOME=$tmp/home FAKECLAUDE_FLOOD=${FLOOD:-20000} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-} \

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
 func TestAppSocketLifecycle(t *testing.T) {
@@ -42,7 +44,7 @@ func TestAppSocketOversizedFrame(t *testing.T) {
 	c := e.dial("/ws/app")
 	defer c.CloseNow()
 	readJSON(t, c, "sessions-sync")
-	big := make([]byte, maxClientFrame+1)
+	big := make([]byte, wire.MaxClientFrame+1)
 	_ = c.Write(context.Background(), websocket.MessageText, big)
 	_, _, err := c.Read(context.Background())
 	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
 // cookieName holds the token after a login. HttpOnly keeps it from page
@@ -57,7 +59,7 @@ func (s *Server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 		if public(c.Request()) {
 			return next(c)
 		}
-		return newError(http.StatusUnauthorized, "unauthorized",
+		return newError(http.StatusUnauthorized, wire.CodeUnauthorized,
 			"authentication required: open the URL with ?token= printed at start-up, or send Authorization: Bearer <token>")
 	}
 }
@@ -89,7 +91,7 @@ func (s *Server) login(c echo.Context) error {
 		return err
 	}
 	if !s.validToken(req.Token) {
-		return newError(http.StatusUnauthorized, "unauthorized", "wrong token: use the token printed at start-up or stored in the data dir's token file")
+		return newError(http.StatusUnauthorized, wire.CodeUnauthorized, "wrong token: use the token printed at start-up or stored in the data dir's token file")
 	}
 	s.setCookie(c)
 	return c.NoContent(http.StatusNoContent)

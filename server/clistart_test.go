@@ -40,9 +40,11 @@ func TestMissingCLIEndsTurn(t *testing.T) {
 	if a := e.do("POST", base+"/cancel", nil); a.status != http.StatusOK {
 		t.Fatalf("cancel after the failed start: %d %s", a.status, a.body)
 	}
-	var w worker.Info
-	e.do("GET", base, nil).json(t, &w) // a page loaded now
-	if w.Status != worker.StatusError || w.Error == nil || w.Activity == nil || *w.Activity != worker.ActivityIdle {
+	// A page loaded now: the sdk reports its activity to the manager in
+	// the background, so the stored worker may say idle a moment after
+	// the tab.
+	w := e.waitWorker(base, func(w worker.Info) bool { return w.Activity != nil && *w.Activity == worker.ActivityIdle })
+	if w.Status != worker.StatusError || w.Error == nil {
 		t.Fatalf("worker after the failed start: %+v", w)
 	}
 

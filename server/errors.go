@@ -12,22 +12,24 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/agentdesk/agentdesk/worker"
 	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 // apiError is an error answer: a message a person can act on and a machine
 // code. Internal holds the detail for the log only.
 type apiError struct {
-	Status   int    `json:"-"`
-	Message  string `json:"error"`
-	Code     string `json:"code"`
-	Internal error  `json:"-"`
+	Status   int       `json:"-"`
+	Message  string    `json:"error"`
+	Code     wire.Code `json:"code"`
+	Internal error     `json:"-"`
 }
 
 func (e *apiError) Error() string { return e.Message }
 
-func newError(status int, code, msg string) *apiError {
+func newError(status int, code wire.Code, msg string) *apiError {
 	return &apiError{Status: status, Code: code, Message: msg}
 }
 
@@ -40,26 +42,26 @@ func fromDomain(err error) *apiError {
 	case errors.As(err, &ce):
 		return newError(codeStatus(ce.Code), ce.Code, ce.Error())
 	case errors.As(err, &fe):
-		return newError(http.StatusBadRequest, "invalid_field", fieldSentence(fe))
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, fieldSentence(fe))
 	case errors.Is(err, worker.ErrNotFound):
-		return newError(http.StatusNotFound, "not_found", err.Error())
+		return newError(http.StatusNotFound, wire.CodeNotFound, err.Error())
 	case errors.Is(err, worker.ErrAgentBusy):
-		return newError(http.StatusConflict, "agent_busy", err.Error())
+		return newError(http.StatusConflict, wire.CodeAgentBusy, err.Error())
 	case errors.Is(err, worker.ErrConflict), errors.Is(err, worker.ErrNotRunning):
-		return newError(http.StatusConflict, "conflict", err.Error())
+		return newError(http.StatusConflict, wire.CodeConflict, err.Error())
 	case errors.Is(err, worker.ErrClaudeAbsent):
 		// The exec error behind it names Go's $PATH lookup: log it only.
-		e := newError(http.StatusServiceUnavailable, "claude_not_found", "The Claude CLI was not found: install it (npm install -g @anthropic-ai/claude-code) or start agentdesk with --claude /path/to/claude")
+		e := newError(http.StatusServiceUnavailable, wire.CodeClaudeNotFound, "The Claude CLI was not found: install it (npm install -g @anthropic-ai/claude-code) or start agentdesk with --claude /path/to/claude")
 		e.Internal = err
 		return e
 	case errors.Is(err, worker.ErrInvalid), errors.Is(err, worker.ErrUnsupported):
-		return newError(http.StatusBadRequest, "invalid_field", err.Error())
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, err.Error())
 	}
 	if e := storageError(err); e != nil {
 		e.Internal = err
 		return e
 	}
-	e := newError(http.StatusInternalServerError, "internal", "internal error; see the server log")
+	e := newError(http.StatusInternalServerError, wire.CodeInternal, "internal error; see the server log")
 	e.Internal = err
 	return e
 }
@@ -73,9 +75,9 @@ func storageError(err error) *apiError {
 	}
 	switch {
 	case is(syscall.ENOSPC), is(syscall.EFBIG), is(syscall.EDQUOT):
-		return newError(http.StatusInsufficientStorage, "storage_full", "the disk is full: the data could not be saved; free some space and try again")
+		return newError(http.StatusInsufficientStorage, wire.CodeStorageFull, "the disk is full: the data could not be saved; free some space and try again")
 	case is(syscall.EROFS):
-		return newError(http.StatusServiceUnavailable, "storage_unavailable", "the data directory is read-only: the data could not be saved")
+		return newError(http.StatusServiceUnavailable, wire.CodeStorageUnavailable, "the data directory is read-only: the data could not be saved")
 	}
 	return nil
 }
@@ -108,9 +110,8 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 
 // codeStatus is the HTTP status of a worker's own error code: a child that
 // failed is the server's upstream failing (502); the rest are bad input.
-func codeStatus(code string) int {
-	switch code {
-	case "claude_exited", "start_failed", "diff_failed":
+func codeStatus(code wire.Code) int {
+	if code.Upstream() {
 		return http.StatusBadGateway
 	}
 	return http.StatusBadRequest
@@ -119,31 +120,28 @@ func codeStatus(code string) int {
 func fromEcho(he *echo.HTTPError) *apiError {
 	switch he.Code {
 	case http.StatusNotFound:
-		return newError(he.Code, "not_found", "no such endpoint")
+		return newError(he.Code, wire.CodeNotFound, "no such endpoint")
 	case http.StatusMethodNotAllowed:
-		return newError(he.Code, "not_found", "method not allowed on this endpoint")
+		return newError(he.Code, wire.CodeNotFound, "method not allowed on this endpoint")
 	case http.StatusRequestEntityTooLarge:
-		return newError(he.Code, "too_large", "request body is larger than 1 MiB")
+		return newError(he.Code, wire.CodeTooLarge, "request body is larger than 1 MiB")
 	case http.StatusUnauthorized:
-		return newError(he.Code, "unauthorized", "authentication required: open the URL printed at start-up or send the token")
+		return newError(he.Code, wire.CodeUnauthorized, "authentication required: open the URL printed at start-up or send the token")
 	}
-	e := newError(he.Code, "internal", http.StatusText(he.Code))
+	e := newError(he.Code, wire.CodeInternal, http.StatusText(he.Code))
 	e.Internal = he
 	return e
 }
 
-// maxBody is the largest REST request body accepted.
-const maxBody = 1 << 20
-
 // bind decodes a JSON body into v, strictly: unknown fields, keys that
 // match a field only case-insensitively, trailing data and bodies over
-// maxBody are refused with a clear error.
+// wire.MaxBody are refused with a clear error.
 func bind(c echo.Context, v any) error {
 	r := c.Request()
-	if r.ContentLength > maxBody {
-		return newError(http.StatusRequestEntityTooLarge, "too_large", "request body is larger than 1 MiB")
+	if r.ContentLength > wire.MaxBody {
+		return newError(http.StatusRequestEntityTooLarge, wire.CodeTooLarge, "request body is larger than 1 MiB")
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxBody))
+	data, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, wire.MaxBody))
 	if err != nil {
 		return decodeError(err)
 	}
@@ -156,12 +154,12 @@ func bind(c echo.Context, v any) error {
 		if err != nil {
 			return decodeError(err)
 		}
-		return newError(http.StatusBadRequest, "invalid_json", "request body must be a single JSON object")
+		return newError(http.StatusBadRequest, wire.CodeInvalidJSON, "request body must be a single JSON object")
 	}
 	if err := checkKeys(data, reflect.TypeOf(v)); err != nil {
 		var ke *keyError
 		if errors.As(err, &ke) {
-			return newError(http.StatusBadRequest, "invalid_field", ke.Error())
+			return newError(http.StatusBadRequest, wire.CodeInvalidField, ke.Error())
 		}
 		return decodeError(err)
 	}
@@ -174,17 +172,17 @@ func decodeError(err error) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &mbe):
-		return newError(http.StatusRequestEntityTooLarge, "too_large", "request body is larger than 1 MiB")
+		return newError(http.StatusRequestEntityTooLarge, wire.CodeTooLarge, "request body is larger than 1 MiB")
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return newError(http.StatusRequestTimeout, "timeout", "request body took too long to arrive")
+		return newError(http.StatusRequestTimeout, wire.CodeTimeout, "request body took too long to arrive")
 	case errors.As(err, &ute):
-		return newError(http.StatusBadRequest, "invalid_field", typeError(ute))
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, typeError(ute))
 	case errors.Is(err, io.EOF):
-		return newError(http.StatusBadRequest, "invalid_json", "request body is empty; send a JSON object")
+		return newError(http.StatusBadRequest, wire.CodeInvalidJSON, "request body is empty; send a JSON object")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return newError(http.StatusBadRequest, "invalid_field", "Unknown field "+strings.TrimPrefix(err.Error(), "json: unknown field ")+" (check its spelling)")
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, "Unknown field "+strings.TrimPrefix(err.Error(), "json: unknown field ")+" (check its spelling)")
 	case errors.As(err, &se):
-		return newError(http.StatusBadRequest, "invalid_json", fmt.Sprintf("The request body is not valid JSON (error at byte %d)", se.Offset))
+		return newError(http.StatusBadRequest, wire.CodeInvalidJSON, fmt.Sprintf("The request body is not valid JSON (error at byte %d)", se.Offset))
 	}
-	return newError(http.StatusBadRequest, "invalid_json", "The request body is not valid JSON")
+	return newError(http.StatusBadRequest, wire.CodeInvalidJSON, "The request body is not valid JSON")
 }

@@ -82,7 +82,7 @@ func FuzzWorkerSocketFrame(f *testing.F) {
 	f.Add([]byte(`{"type":"user-message"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sdkRT, diffRT := fuzzWorkers(t)
-		valid := map[worker.Attachable]string{sdkRT: `{"type":"request-history"}`, diffRT: `{"type":"refresh"}`}
+		valid := map[worker.Runtime]string{sdkRT: `{"type":"request-history"}`, diffRT: `{"type":"refresh"}`}
 		for rt, ok := range valid {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			st, _ := rt.HandleClient(ctx, data) // any error is fine; a panic fails
@@ -99,7 +99,7 @@ func FuzzWorkerSocketFrame(f *testing.F) {
 
 // fuzzWorkers starts a server with a session in a git repo running an sdk
 // worker (the fake CLI) and a git-diff worker, and returns their runtimes.
-func fuzzWorkers(t *testing.T) (sdkRT, diffRT worker.Attachable) {
+func fuzzWorkers(t *testing.T) (sdkRT, diffRT worker.Runtime) {
 	t.Helper()
 	e := sdkEnv(t) // builds the fake CLI once
 	e.stop()
@@ -117,9 +117,9 @@ func fuzzWorkers(t *testing.T) (sdkRT, diffRT worker.Attachable) {
 		}
 		switch w.Kind {
 		case worker.KindSDK:
-			sdkRT = rt.(worker.Attachable)
+			sdkRT = rt
 		case worker.KindGitDiff:
-			diffRT = rt.(worker.Attachable)
+			diffRT = rt
 		}
 	}
 	if sdkRT == nil || diffRT == nil {

@@ -90,6 +90,32 @@ func TestGitDiffWorker(t *testing.T) {
 	}
 }
 
+// TestRefusedWorkerNotBroadcast: a git-diff base that does not resolve is
+// refused before the worker is stored, so tabs never see it appear and
+// vanish: the next lifecycle event is the next worker that was made.
+func TestRefusedWorkerNotBroadcast(t *testing.T) {
+	e := newEnv(t, gitKinds())
+	s := e.createSession(gitRepo(t))
+	c := e.dial("/ws/app")
+	defer c.CloseNow()
+	readJSON(t, c, "sessions-sync")
+	path := "/api/sessions/" + s.ID + "/workers"
+	if a := e.do("POST", path, map[string]string{"kind": "git-diff", "base": "no-such-ref"}); a.status != 400 || a.errCode(t) != "invalid_base" {
+		t.Fatalf("bad base: %d %s", a.status, a.body)
+	}
+	a := e.do("POST", path, map[string]string{"kind": "git-diff", "base": "main"})
+	var w worker.Info
+	a.json(t, &w)
+	if a.status != 201 {
+		t.Fatalf("good base: %d %s", a.status, a.body)
+	}
+	ev := readJSON(t, c, "")
+	got, _ := ev["worker"].(map[string]any)
+	if ev["type"] != "worker-created" || got["id"] != w.ID {
+		t.Fatalf("first event after a refused create: %v, want worker-created of %s", ev, w.ID)
+	}
+}
+
 func TestWorktreeSession(t *testing.T) {
 	e := newEnv(t, gitKinds())
 	repo := gitRepo(t)

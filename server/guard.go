@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
 // originGuard refuses cross-site requests (an Origin that is neither ours
@@ -17,10 +19,10 @@ func (s *Server) originGuard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if s.loopback && !s.hostAllowed(r.Host) {
-			return newError(http.StatusForbidden, "forbidden", "host "+safeHost(r.Host)+" is not allowed; open agentdesk through localhost or 127.0.0.1")
+			return newError(http.StatusForbidden, wire.CodeForbidden, "host "+safeHost(r.Host)+" is not allowed; open agentdesk through localhost or 127.0.0.1")
 		}
 		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o, r.Host) {
-			return newError(http.StatusForbidden, "forbidden", "cross-origin request refused; add the origin with --allowed-origins if you trust it")
+			return newError(http.StatusForbidden, wire.CodeForbidden, "cross-origin request refused; add the origin with --allowed-origins if you trust it")
 		}
 		return next(c)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/coder/websocket"
 	"go.uber.org/goleak"
 )
@@ -43,6 +44,10 @@ var testFrontend = fstest.MapFS{
 }
 
 const testToken = "0123456789abcdef0123456789abcdef"
+
+// validators are main's: the kinds that check a new worker's options
+// before it is stored.
+var validators = map[worker.Kind]worker.Validator{worker.KindGitDiff: gitdiff.Validate}
 
 // env is a real server on loopback with a real bbolt file.
 type env struct {
@@ -73,7 +78,7 @@ func (e *env) start() {
 		t.Fatal(err)
 	}
 	e.store = store
-	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Config: e.cfg})
+	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg})
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -222,6 +227,21 @@ func (e *env) tryDial(path string, hdr ...string) (*websocket.Conn, error) {
 		c.SetReadLimit(16 << 20)
 	}
 	return c, err
+}
+
+// waitWorker reads the worker at path (GET) until ok holds, for what a
+// kind reports in the background (an activity), which reaches the stored
+// worker a moment after the tabs. The deadline only guards a failure.
+func (e *env) waitWorker(path string, ok func(worker.Info) bool) worker.Info {
+	e.t.Helper()
+	var w worker.Info
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if e.do("GET", path, nil).json(e.t, &w); ok(w) {
+			return w
+		}
+	}
+	e.t.Fatalf("worker never matched: %+v", w)
+	return w
 }
 
 // readJSON reads text frames until one has the given type (any type for "").

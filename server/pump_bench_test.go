@@ -14,8 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/agentdesk/agentdesk/internal/hub"
 )
 
 // BenchmarkPumpFanout10 publishes b.N sdk-sized text frames (800 bytes) on
@@ -42,7 +41,7 @@ func BenchmarkPumpFanout10(b *testing.B) {
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
 		go clientFrames(ctx, cancel, sock, func([]byte) {})
-		p := pump{conn: sock, out: make(chan hub.Frame, 1), streams: make(chan *worker.Stream, 1)}
+		p := pump{conn: sock, out: make(chan hub.Frame, 1), streams: make(chan *hub.Stream, 1)}
 		p.run(ctx, sub)
 	}))
 	defer srv.Close()

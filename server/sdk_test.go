@@ -8,10 +8,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/fakeclaude/fakeclaudetest"
+	"github.com/coder/websocket"
+
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/sdk"
-	"github.com/coder/websocket"
 )
 
 var (

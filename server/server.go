@@ -15,9 +15,11 @@ import (
 	"net/url"
 	"sync"
 
-	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/markdown"
 	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/markdown"
+	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 // Version is reported by /api/health.
@@ -128,7 +130,7 @@ func (s *Server) routes() {
 }
 
 func (s *Server) apiNotFound(c echo.Context) error {
-	return newError(http.StatusNotFound, "not_found", "no such endpoint: "+c.Request().Method+" "+c.Request().URL.Path)
+	return newError(http.StatusNotFound, wire.CodeNotFound, "no such endpoint: "+c.Request().Method+" "+c.Request().URL.Path)
 }
 
 // highlightCSS serves the code-highlighting styles that go with the HTML

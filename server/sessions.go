@@ -3,8 +3,10 @@ package server
 import (
 	"net/http"
 
-	"github.com/agentdesk/agentdesk/worker"
 	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 func (s *Server) listSessions(c echo.Context) error {
@@ -41,7 +43,7 @@ func (s *Server) renameSession(c echo.Context) error {
 		return err
 	}
 	if req.Title == nil {
-		return newError(http.StatusBadRequest, "invalid_field", "title: is required")
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, "title: is required")
 	}
 	sess, err := s.mgr.RenameSession(c.Param("sid"), *req.Title)
 	if err != nil {

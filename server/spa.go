@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
 // spa serves the built frontend: files as they are, and index.html for
@@ -50,7 +52,7 @@ func (s *Server) serveSPA(c echo.Context) error {
 			return s.writeAsset(c, name, b)
 		}
 		if strings.HasPrefix(name, "assets/") {
-			return newError(http.StatusNotFound, "not_found", "no such file")
+			return newError(http.StatusNotFound, wire.CodeNotFound, "no such file")
 		}
 	}
 	return s.writeIndex(c, http.StatusOK, nil)

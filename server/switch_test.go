@@ -2,12 +2,14 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
@@ -34,6 +36,16 @@ func (f *fakeAgent) Cancel(context.Context) (bool, error) {
 	f.cancels++
 	f.activity = worker.ActivityIdle
 	return true, nil
+}
+
+// Attach and HandleClient make fakeAgent a worker.Runtime; no test here
+// opens its socket.
+func (f *fakeAgent) Attach(context.Context, string) (*hub.Stream, error) {
+	return nil, errors.New("fake agent: no socket")
+}
+
+func (f *fakeAgent) HandleClient(context.Context, []byte) (*hub.Stream, error) {
+	return nil, errors.New("fake agent: no socket")
 }
 
 func (f *fakeAgent) Stop(context.Context) error {
@@ -65,7 +77,7 @@ func (l *agentLab) factory(_ context.Context, env worker.Env) (worker.Runtime, e
 	l.mu.Lock()
 	l.agents = append(l.agents, a)
 	l.mu.Unlock()
-	env.Update(func(i *worker.Info) { i.Status = worker.StatusRunning })
+	env.Report.Running()
 	return a, nil
 }
 

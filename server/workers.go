@@ -3,28 +3,15 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
-	"github.com/agentdesk/agentdesk/worker"
 	"github.com/labstack/echo/v4"
-)
 
-// What the REST endpoints need of a runtime, found by type assertion.
-type (
-	inputter interface {
-		SendUser(ctx context.Context, content string) error
-	}
-	canceller interface {
-		Cancel(ctx context.Context) (bool, error)
-	}
-	messageLister interface {
-		Messages(after string, limit int) ([]json.RawMessage, bool, error)
-	}
-	differ interface {
-		Diff(ctx context.Context, path string) (any, error)
-	}
+	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 func (s *Server) createWorker(c echo.Context) error {
@@ -66,22 +53,32 @@ func (s *Server) restartWorker(c echo.Context) error {
 // starting.
 const buildWait = 10 * time.Second
 
-// runtimeAs finds the worker's runtime and checks that it can do what the
-// endpoint needs.
-func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
-	var zero T
+// builtRuntime finds the worker's runtime, waiting a little for one that
+// is still being built.
+func (s *Server) builtRuntime(c echo.Context) (worker.Info, worker.Runtime, error) {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), buildWait)
 	defer cancel()
 	info, rt, err := s.mgr.WaitRuntime(ctx, c.Param("sid"), c.Param("wid"))
 	if err != nil {
-		return zero, err
+		return info, nil, err
 	}
 	if rt == nil {
-		return zero, newError(http.StatusConflict, "conflict", "the worker is still starting; try again")
+		return info, nil, newError(http.StatusConflict, wire.CodeConflict, "the worker is still starting; try again")
+	}
+	return info, rt, nil
+}
+
+// runtimeAs finds the worker's runtime and checks that it can do what the
+// endpoint needs.
+func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
+	var zero T
+	info, rt, err := s.builtRuntime(c)
+	if err != nil {
+		return zero, err
 	}
 	t, ok := rt.(T)
 	if !ok {
-		return zero, newError(http.StatusBadRequest, "invalid_field", string(info.Kind)+" workers do not support "+what)
+		return zero, newError(http.StatusBadRequest, wire.CodeInvalidField, string(info.Kind)+" workers do not support "+what)
 	}
 	return t, nil
 }
@@ -96,9 +93,9 @@ func (s *Server) workerInput(c echo.Context) error {
 		return err
 	}
 	if req.Content == nil {
-		return newError(http.StatusBadRequest, "invalid_field", "content: is required")
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, "content: is required")
 	}
-	in, err := runtimeAs[inputter](s, c, "input")
+	in, err := runtimeAs[worker.Inputter](s, c, "input")
 	if err != nil {
 		return err
 	}
@@ -109,7 +106,7 @@ func (s *Server) workerInput(c echo.Context) error {
 }
 
 func (s *Server) workerCancel(c echo.Context) error {
-	cn, err := runtimeAs[canceller](s, c, "cancel")
+	cn, err := runtimeAs[worker.Canceller](s, c, "cancel")
 	if err != nil {
 		return err
 	}
@@ -124,15 +121,15 @@ func (s *Server) workerCancel(c echo.Context) error {
 }
 
 func (s *Server) workerMessages(c echo.Context) error {
-	limit := 500
+	limit := wire.PageDefault
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 5000 {
-			return newError(http.StatusBadRequest, "invalid_field", "limit: must be a number from 1 to 5000")
+		if err != nil || n < 1 || n > wire.PageMax {
+			return newError(http.StatusBadRequest, wire.CodeInvalidField, fmt.Sprintf("limit: must be a number from 1 to %d", wire.PageMax))
 		}
 		limit = n
 	}
-	ml, err := runtimeAs[messageLister](s, c, "message history")
+	ml, err := runtimeAs[worker.MessageLister](s, c, "message history")
 	if err != nil {
 		return err
 	}
@@ -168,7 +165,7 @@ func writeMessages(c echo.Context, msgs []json.RawMessage, more bool) error {
 }
 
 func (s *Server) workerDiff(c echo.Context) error {
-	d, err := runtimeAs[differ](s, c, "diffs")
+	d, err := runtimeAs[worker.Differ](s, c, "diffs")
 	if err != nil {
 		return err
 	}

@@ -1,29 +1,27 @@
 package worker
 
-import "fmt"
+import "github.com/agentdesk/agentdesk/internal/wire"
 
-// FieldError is a request field that failed validation. It matches
+// Sentinel errors callers branch on with errors.Is. They are wire's, so
+// that the machinery under internal/ returns the same values and the edge
+// maps each to one code.
+var (
+	ErrNotFound     = wire.ErrNotFound
+	ErrInvalid      = wire.ErrInvalid
+	ErrConflict     = wire.ErrConflict
+	ErrAgentBusy    = wire.ErrAgentBusy
+	ErrUnsupported  = wire.ErrUnsupported
+	ErrNotRunning   = wire.ErrNotRunning
+	ErrClaudeAbsent = wire.ErrClaudeAbsent
+)
+
+// FieldError is a request field that failed validation; it matches
 // ErrInvalid with errors.Is.
-type FieldError struct {
-	Field string
-	Msg   string
-}
+type FieldError = wire.FieldError
 
-func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Msg) }
-
-// Is makes errors.Is(err, ErrInvalid) true.
-func (e *FieldError) Is(target error) bool { return target == ErrInvalid }
+// CodeError is an error with the machine code a client should see.
+type CodeError = wire.CodeError
 
 func fieldErr(field, format string, args ...any) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	return wire.FieldErrorf(field, format, args...)
 }
-
-// CodeError is an error with the machine code a client should see (for
-// example invalid_base), for errors that no sentinel maps to.
-type CodeError struct {
-	Code string
-	Err  error
-}
-
-func (e *CodeError) Error() string { return e.Err.Error() }
-func (e *CodeError) Unwrap() error { return e.Err }

@@ -3,7 +3,8 @@ package worker
 import (
 	"encoding/json"
 
-	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
 // The /ws/app lifecycle frames of API.md.
@@ -37,9 +38,24 @@ type (
 	}
 )
 
+// The lifecycle frames, each built here and nowhere else.
+
+func sessionCreated(s Session) any { return sessionEvent{wire.TypeSessionCreated, s} }
+func sessionUpdated(s Session) any { return sessionEvent{wire.TypeSessionUpdated, s} }
+func sessionGone(sid string) any   { return sessionDeleted{wire.TypeSessionDeleted, sid} }
+func workerCreated(i Info) any     { return workerEvent{wire.TypeWorkerCreated, i} }
+func workerUpdated(i Info) any     { return workerEvent{wire.TypeWorkerUpdated, i} }
+func workerGone(sid, wid string) any {
+	return workerDeleted{wire.TypeWorkerDeleted, sid, wid}
+}
+func workerActivityChanged(i Info) any {
+	return workerActivity{wire.TypeWorkerActivity, i.SessionID, i.ID, i.Activity}
+}
+
 // publish marshals v once and sends it to every app subscriber. Callers
-// hold m.mu, so that Subscribe's snapshot and the event stream never
-// overlap or leave a gap.
+// hold m.mu, in the step that installs the change (commit.go), so that
+// Subscribe's snapshot and the event stream never overlap or leave a gap,
+// and m.commitMu, so that events go out in commit order.
 func (m *Manager) publish(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -53,9 +69,9 @@ func (m *Manager) publish(v any) {
 // Subscribe returns a subscription to lifecycle events and the
 // sessions-sync frame that precedes them.
 func (m *Manager) Subscribe() (*hub.Sub, []byte, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	b, err := json.Marshal(sessionsSync{Type: "sessions-sync", Sessions: m.sessionsLocked()})
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	b, err := json.Marshal(sessionsSync{Type: wire.TypeSessionsSync, Sessions: m.sessionsLocked()})
 	if err != nil {
 		return nil, nil, err
 	}

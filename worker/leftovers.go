@@ -3,7 +3,7 @@ package worker
 import (
 	"context"
 
-	"github.com/agentdesk/agentdesk/worker/childproc"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 )
 
 // killLeftovers ends what a run that did not shut down cleanly (a crash

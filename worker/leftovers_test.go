@@ -1,9 +1,7 @@
 package worker_test
 
 import (
-	"context"
 	"errors"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +14,9 @@ import (
 	"go.uber.org/goleak"
 	"golang.org/x/sys/unix"
 
+	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/childproc"
 	"github.com/agentdesk/agentdesk/worker/terminal"
 )
 
@@ -41,25 +39,9 @@ func openStore(t testing.TB) *persist.Store {
 // runs the crash clean-up) and closed at cleanup.
 func newManager(t *testing.T, store *persist.Store, kinds map[worker.Kind]worker.Factory) *worker.Manager {
 	t.Helper()
-	m := worker.NewManager(worker.Options{
-		Store:     store,
-		Log:       slog.New(slog.DiscardHandler),
-		Factories: kinds,
-		Config: worker.Config{ChildEnv: []string{
-			"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "SHELL=/bin/sh",
-		}},
-	})
-	if err := m.Load(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-		defer cancel()
-		if err := m.Close(ctx); err != nil {
-			t.Errorf("close manager: %v", err)
-		}
-	})
-	return m
+	return loaded(t, worker.Options{Store: store, Factories: kinds, Config: worker.Config{ChildEnv: []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "SHELL=/bin/sh",
+	}}})
 }
 
 var terminals = map[worker.Kind]worker.Factory{worker.KindTerminal: terminal.New}

@@ -6,62 +6,49 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker/childproc"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // Manager owns every session and worker: it persists them, builds their
 // runtimes through the registered factories, stops them, and broadcasts
-// lifecycle events.
+// lifecycle events. A worker's status changes only through its table
+// (lifecycle.go); kinds tell the manager what happened (Reporter) and the
+// manager decides what is recorded.
 //
-// All methods are safe for concurrent use. The manager never calls into a
-// runtime (Stop, a factory) while holding its lock, because runtimes call
-// back into it through Env.Update from their own goroutines.
+// All methods are safe for concurrent use. Two locks, taken in this order:
+// commitMu serialises every change of a session or worker, from computing
+// it through its commit to its broadcast, so that events go out in commit
+// order; mu guards the in-memory state and is held only for in-memory
+// steps, never across a commit, so a lookup or an attach never waits for
+// the disk. Neither is held while calling into a runtime (Stop, a factory,
+// a validator): runtimes report from their own goroutines, which Stop
+// waits for.
 type Manager struct {
-	store     *persist.Store
-	cfg       Config
-	log       *slog.Logger
-	factories map[Kind]Factory
-	killGroup func(pgid int)
-	now       func() time.Time
+	store      *persist.Store
+	cfg        Config
+	log        *slog.Logger
+	factories  map[Kind]Factory
+	validators map[Kind]Validator
+	killGroup  func(pgid int)
+	now        func() time.Time
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
 	run string
 
-	mu       sync.Mutex
+	commitMu sync.Mutex
+
+	mu       sync.RWMutex
 	sessions map[string]*sessionState
 	events   *hub.Hub
 	eventSeq uint64
 	closed   bool
-	wg       sync.WaitGroup // runtimes being built or stopped in the background
 }
-
-type sessionState struct {
-	s         Session // Workers is filled only in snapshots
-	workers   []*workerState
-	switching sessionLock // serialises Switch; never held with m.mu
-}
-
-// sessionLock is a mutex by another name, so that sessionState documents
-// which lock it is.
-type sessionLock = sync.Mutex
-
-type workerState struct {
-	info    Info
-	rt      Runtime
-	deleted bool
-	// built is closed once the runtime is installed or its factory failed;
-	// a socket that arrives earlier waits on it instead of being refused.
-	built chan struct{}
-}
-
-func newWorkerState(i Info) *workerState { return &workerState{info: i, built: make(chan struct{})} }
 
 // Options configures a Manager. Factories maps each kind that this build
 // supports to its factory; a kind without one cannot be created.
@@ -70,6 +57,9 @@ type Options struct {
 	Config    Config
 	Log       *slog.Logger
 	Factories map[Kind]Factory
+	// Validators check a new worker's options before anything of it is
+	// stored or broadcast, for the kinds that have one (Validator).
+	Validators map[Kind]Validator
 	// KillGroup ends what is left of a recorded process group after a crash,
 	// once the group's leader is verified to be the process recorded; nil
 	// sends SIGKILL to the group. PTY children need more than that (a
@@ -89,15 +79,16 @@ func NewManager(o Options) *Manager {
 		kill = func(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 	}
 	return &Manager{
-		killGroup: kill,
-		store:     o.Store,
-		cfg:       o.Config,
-		log:       log,
-		factories: o.Factories,
-		now:       func() time.Time { return time.Now().UTC() },
-		run:       childproc.NewRun(),
-		sessions:  make(map[string]*sessionState),
-		events:    hub.New(0),
+		killGroup:  kill,
+		store:      o.Store,
+		cfg:        o.Config,
+		log:        log,
+		factories:  o.Factories,
+		validators: o.Validators,
+		now:        func() time.Time { return time.Now().UTC() },
+		run:        childproc.NewRun(),
+		sessions:   make(map[string]*sessionState),
+		events:     hub.New(0),
 	}
 }
 
@@ -161,7 +152,8 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 	return nil
 }
 
-// Close stops every runtime and waits for them.
+// Close stops every runtime and waits for them. From then on, no report
+// changes a worker: the stop is the manager's, not the workers' news.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	m.closed = true
@@ -174,7 +166,6 @@ func (m *Manager) Close(ctx context.Context) error {
 		}
 	}
 	m.mu.Unlock()
-	m.wg.Wait()
 	errs := stopAll(ctx, rts)
 	m.endMarked(ctx, childproc.Runs(m.run))
 	if err := m.store.DeleteRun(m.run); err != nil {
@@ -201,48 +192,4 @@ func stopAll(ctx context.Context, rts []Runtime) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// sessionsLocked returns snapshots of every session, newest first.
-func (m *Manager) sessionsLocked() []Session {
-	out := make([]Session, 0, len(m.sessions))
-	for _, st := range m.sessions {
-		out = append(out, st.snapshot())
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.After(out[j].CreatedAt)
-		}
-		return out[i].ID > out[j].ID
-	})
-	return out
-}
-
-func (st *sessionState) snapshot() Session {
-	s := st.s
-	s.Branch = headBranch(s.Cwd)
-	s.Workers = make([]Info, 0, len(st.workers))
-	for _, ws := range st.workers {
-		s.Workers = append(s.Workers, ws.info.clone())
-	}
-	return s
-}
-
-func (i Info) clone() Info {
-	c := i
-	if i.Activity != nil {
-		a := *i.Activity
-		c.Activity = &a
-	}
-	if i.ExitCode != nil {
-		e := *i.ExitCode
-		c.ExitCode = &e
-	}
-	if i.Error != nil {
-		e := *i.Error
-		c.Error = &e
-	}
-	c.AllowedTools = append([]string(nil), i.AllowedTools...)
-	c.Command = append([]string(nil), i.Command...)
-	return c
 }

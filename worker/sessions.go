@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/worker/childproc"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 )
 
 // CreateSessionRequest is the body of POST /api/sessions.
@@ -32,15 +31,15 @@ const maxTitle = 200
 
 // Sessions returns every session, newest first.
 func (m *Manager) Sessions() []Session {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	return m.sessionsLocked()
 }
 
 // Session returns one session.
 func (m *Manager) Session(id string) (Session, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	st, ok := m.sessions[id]
 	if !ok {
 		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
@@ -109,17 +108,9 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	}
 	now := m.now()
 	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt}}
-	if err := m.putSession(st.s); err != nil {
+	if err := m.addSession(st); err != nil {
 		return Session{}, err
 	}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return Session{}, fmt.Errorf("create session: manager closed")
-	}
-	m.sessions[st.s.ID] = st
-	m.publish(sessionEvent{Type: "session-created", Session: st.snapshot()})
-	m.mu.Unlock()
 
 	if agent != "" {
 		wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode}
@@ -177,39 +168,23 @@ func (m *Manager) RenameSession(id, title string) (Session, error) {
 	if title == "" {
 		return Session{}, fieldErr("title", "must not be empty")
 	}
-	return m.updateSession(id, func(s *Session) { s.Title = title })
+	return m.changeSession(id, func(s *Session) { s.Title = title })
 }
 
-// updateSession applies fn to a stored session, persists it and
-// broadcasts session-updated.
-func (m *Manager) updateSession(id string, fn func(*Session)) (Session, error) {
+// addSession stores a new session and broadcasts it.
+func (m *Manager) addSession(st *sessionState) error {
+	m.commitMu.Lock()
+	defer m.commitMu.Unlock()
+	if err := m.putSession(st.s); err != nil {
+		return err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	st, ok := m.sessions[id]
-	if !ok {
-		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
+	if m.closed {
+		return fmt.Errorf("create session: manager closed")
 	}
-	next := st.s
-	fn(&next)
-	next.UpdatedAt = m.now()
-	if err := m.putSession(next); err != nil {
-		return Session{}, err
-	}
-	st.s = next
-	snap := st.snapshot()
-	m.publish(sessionEvent{Type: "session-updated", Session: snap})
-	return snap, nil
-}
-
-func (m *Manager) putSession(s Session) error {
-	s.Workers = nil
-	b, err := json.Marshal(s)
-	if err != nil {
-		return fmt.Errorf("encode session: %w", err)
-	}
-	if err := m.store.PutSession(s.ID, b); err != nil {
-		return fmt.Errorf("store session: %w", err)
-	}
+	m.sessions[st.s.ID] = st
+	m.publish(sessionCreated(st.snapshot()))
 	return nil
 }
 
@@ -223,37 +198,25 @@ type DeleteOptions struct {
 // removes the session and all its data. With RemoveWorktree, the session's
 // worktree goes first; when that is refused nothing is deleted.
 func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions) error {
-	m.mu.Lock()
+	m.mu.RLock()
 	st, ok := m.sessions[id]
+	var wt *Worktree
+	if ok && o.RemoveWorktree && st.s.Worktree != nil {
+		wt = ptr(*st.s.Worktree)
+	}
+	m.mu.RUnlock()
 	if !ok {
-		m.mu.Unlock()
 		return fmt.Errorf("session %q: %w", id, ErrNotFound)
 	}
-	if o.RemoveWorktree && st.s.Worktree != nil {
-		wt := *st.s.Worktree
-		m.mu.Unlock()
-		if err := removeWorktree(ctx, &wt, o.Force); err != nil {
+	if wt != nil {
+		if err := removeWorktree(ctx, wt, o.Force); err != nil {
 			return err
 		}
-		m.mu.Lock()
-		if st, ok = m.sessions[id]; !ok {
-			m.mu.Unlock()
-			return nil
-		}
 	}
-	delete(m.sessions, id)
-	var rts []Runtime
-	var markers []string
-	for _, ws := range st.workers {
-		ws.deleted = true
-		if ws.rt != nil {
-			rts = append(rts, ws.rt)
-			markers = append(markers, m.marker(ws.info.ID))
-		}
+	rts, markers, ok := m.removeSession(id)
+	if !ok {
+		return nil // deleted meanwhile, while its worktree went
 	}
-	m.publish(sessionDeleted{Type: "session-deleted", SessionID: id})
-	m.mu.Unlock()
-
 	stopErr := stopAll(ctx, rts)
 	if len(markers) > 0 {
 		m.endMarked(ctx, childproc.Exact(markers...))
@@ -262,4 +225,29 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 		return fmt.Errorf("delete session data: %w", err)
 	}
 	return stopErr
+}
+
+// removeSession forgets a session and broadcasts session-deleted; it
+// returns the runtimes to stop and the markers of their children. Its data
+// is deleted by the caller once they stopped: nothing of it is stored
+// again, as no change finds it any more.
+func (m *Manager) removeSession(id string) (rts []Runtime, markers []string, ok bool) {
+	m.commitMu.Lock()
+	defer m.commitMu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st, ok := m.sessions[id]
+	if !ok {
+		return nil, nil, false
+	}
+	delete(m.sessions, id)
+	for _, ws := range st.workers {
+		ws.deleted = true
+		if ws.rt != nil {
+			rts = append(rts, ws.rt)
+			markers = append(markers, m.marker(ws.info.ID))
+		}
+	}
+	m.publish(sessionGone(id))
+	return rts, markers, true
 }

@@ -5,16 +5,6 @@ import (
 	"fmt"
 )
 
-// activityReporter is an agent runtime that knows whether a turn runs.
-type activityReporter interface {
-	Activity() Activity
-}
-
-// canceller is an agent runtime that can interrupt its turn.
-type canceller interface {
-	Cancel(ctx context.Context) (bool, error)
-}
-
 // SwitchRequest is the body of POST /api/sessions/:sid/switch.
 type SwitchRequest struct {
 	To    Kind `json:"to"`
@@ -39,10 +29,10 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 	lock.Lock()
 	defer lock.Unlock()
 
-	m.mu.Lock()
+	m.mu.RLock()
 	st, ok := m.sessions[sid]
 	if !ok {
-		m.mu.Unlock()
+		m.mu.RUnlock()
 		return Info{}, fmt.Errorf("session %q: %w", sid, ErrNotFound)
 	}
 	cur := m.drivingAgentLocked(st)
@@ -51,7 +41,7 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 	if cur != nil {
 		curInfo, curRT = cur.info.clone(), cur.rt
 	}
-	m.mu.Unlock()
+	m.mu.RUnlock()
 
 	if cur != nil && curInfo.Kind == req.To {
 		return curInfo, nil
@@ -68,22 +58,25 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 // interrupting its turn when forced; it stays visible, read-only, as
 // stopped.
 func (m *Manager) retire(ctx context.Context, sid string, info Info, rt Runtime, force bool) error {
-	if ar, ok := rt.(activityReporter); ok && ar.Activity() != ActivityIdle && ar.Activity() != "" {
+	if ar, ok := rt.(ActivityReporter); ok && ar.Activity() != ActivityIdle && ar.Activity() != "" {
 		if !force {
 			return fmt.Errorf("a turn is running in %s; wait for it, cancel it, or switch with force: %w", info.Name, ErrAgentBusy)
 		}
-		if c, ok := rt.(canceller); ok {
+		if c, ok := rt.(Canceller); ok {
 			if _, err := c.Cancel(ctx); err != nil {
 				m.log.Error("interrupt before switch", "worker", info.ID, "err", err)
 			}
 		}
 	}
+	// From here on the stop is the manager's: what the runtime reports
+	// while it ends (its CLI killed, its activity) is not recorded.
+	m.silence(sid, info.ID)
 	if rt != nil {
 		if err := m.stopWorker(ctx, info.ID, rt); err != nil {
 			return fmt.Errorf("stop %s before switching: %w", info.Name, err)
 		}
 	}
-	m.update(sid, info.ID, func(i *Info) {
+	m.changeWorker(sid, info.ID, origin{by: byManager}, func(i *Info) {
 		i.Status, i.Activity = StatusStopped, nil
 	})
 	return nil
@@ -91,8 +84,8 @@ func (m *Manager) retire(ctx context.Context, sid string, info Info, rt Runtime,
 
 // switchLock returns the session's switch mutex.
 func (m *Manager) switchLock(sid string) (*sessionLock, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	st, ok := m.sessions[sid]
 	if !ok {
 		return nil, fmt.Errorf("session %q: %w", sid, ErrNotFound)

@@ -2,18 +2,13 @@
 // them, and the Manager that owns their lifecycles and persists them.
 //
 // Each worker kind lives in its own subpackage and plugs in through a
-// Factory registered on the Manager; this package never imports them.
+// Factory (and, when it can refuse options, a Validator) registered on the
+// Manager; this package never imports them. kind.go is the contract a kind
+// meets, report.go what it tells the manager, lifecycle.go the one table
+// of status transitions.
 package worker
 
-import (
-	"context"
-	"errors"
-	"log/slog"
-	"time"
-
-	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker/childproc"
-)
+import "time"
 
 // Kind names a worker kind.
 type Kind string
@@ -49,17 +44,6 @@ const (
 	ActivityActive Activity = "active"
 	ActivityIdle   Activity = "idle"
 	ActivityAsking Activity = "asking"
-)
-
-// Sentinel errors callers branch on with errors.Is.
-var (
-	ErrNotFound     = errors.New("not found")
-	ErrInvalid      = errors.New("invalid")
-	ErrConflict     = errors.New("conflict")
-	ErrAgentBusy    = errors.New("agent busy")
-	ErrUnsupported  = errors.New("not supported by this worker kind")
-	ErrNotRunning   = errors.New("worker is not running")
-	ErrClaudeAbsent = errors.New("claude CLI not found")
 )
 
 // Info is a worker as API.md's Worker object. The kind-specific fields are
@@ -106,51 +90,6 @@ type Session struct {
 	Branch *string `json:"branch"`
 }
 
-// Runtime is the live part of a worker of some kind. The manager holds one
-// per worker for as long as the worker exists (also when its process has
-// exited, so that its history can still be read). Kind-specific abilities
-// (attaching a socket, sending input) are further methods that callers find
-// with a type assertion on the interfaces they define.
-type Runtime interface {
-	// Stop ends the worker's processes and waits for them and for every
-	// goroutine the runtime owns. It must be safe to call more than once.
-	Stop(ctx context.Context) error
-}
-
-// Env is what a Factory gets to build a worker's runtime.
-type Env struct {
-	Info    Info           // the worker as stored
-	Session Session        // its session (Workers not filled in)
-	Store   *persist.Store // the worker's logs and output live here
-	Config  Config
-	Log     *slog.Logger
-	// Restored is true when the worker comes back from storage after a
-	// server restart rather than being created now.
-	Restored bool
-	// Update changes the stored worker (status, activity, exit code...):
-	// the manager persists it and broadcasts worker-updated. Safe to call
-	// from any goroutine, at any time until Stop returns.
-	Update func(func(*Info))
-	// SetClaudeSession records the session's Claude conversation id (a
-	// new conversation: not started).
-	SetClaudeSession func(id string)
-	// ConversationStarted records that a CLI got a message of the
-	// session's conversation (Session.ClaudeSessionStarted). Safe to call
-	// from any goroutine; may be nil.
-	ConversationStarted func()
-	// Marker is the AGENTDESK_WORKER value every child of the worker gets
-	// (childproc.Env): it finds them again, wherever they moved, after a
-	// crash and when the worker is stopped.
-	Marker string
-}
-
-// RecordProcess records the worker's running process with its identity, so
-// that a start after a crash can end it and nothing else. Call it right
-// after the process started, before waiting on it for anything.
-func (e Env) RecordProcess(id childproc.Ident) error {
-	return e.Store.PutProcess(e.Info.ID, persist.Process{Pid: id.Pid, Start: id.Start, Marker: id.Marker})
-}
-
 // Config holds the server-wide settings workers need.
 type Config struct {
 	ClaudePath string   // the claude CLI to run
@@ -160,8 +99,3 @@ type Config struct {
 	// WorktreeDir is where new worktrees go ("" means beside the repository).
 	WorktreeDir string
 }
-
-// Factory builds the runtime of one worker kind. It returns quickly: a
-// slow start-up continues in the runtime's own goroutines and reports
-// through Env.Update.
-type Factory func(ctx context.Context, env Env) (Runtime, error)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/agentdesk/agentdesk/worker/gitrepo"
+	"github.com/agentdesk/agentdesk/internal/gitrepo"
 )
 
 // Worktree records the git worktree agentdesk made for a session.

@@ -13,7 +13,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/creack/pty"
 
-	"github.com/agentdesk/agentdesk/worker/childproc"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 )
 
 // echoCmd puts the terminal in raw mode without echo, so each byte reaches

@@ -6,7 +6,7 @@
 //	agentdesk-load --url 'http://127.0.0.1:7878/?token=…' --scenario sdk-fanout --tabs 1,10,100
 //
 // Scenarios: sdk-fanout, catchup, pty, sessions, echo, big (see each file). The server
-// must run with --claude pointing at internal/fakeclaude and, for sdk-fanout
+// must run with --claude pointing at internal/testkit/fakeclaude and, for sdk-fanout
 // and catchup, FAKECLAUDE_FLOOD=<n> in its environment (scripts/bench-load.sh
 // does both); for big, FAKECLAUDE_BIG=<n>x<bytes>.
 package main

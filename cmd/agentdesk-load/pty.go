@@ -13,7 +13,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/creack/pty"
 
-	"github.com/agentdesk/agentdesk/worker/childproc"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 )
 
 // floodCmd prints n bytes of 'x' folded into 80-column lines.

@@ -157,7 +157,7 @@ type termMarks struct {
 // check checks one round's terminal socket. Offsets never go back: a
 // replay ends at or past every earlier history-end and past every byte a
 // client received, and output runs from where the client asked. Live output
-// is published before it is committed (worker/ptyproc flushes every 20 ms),
+// is published before it is committed (internal/pty flushes every 20 ms),
 // so a crash may lose the last bytes a client saw; their offsets are
 // reserved beforehand and never reused (the replay marks the hole with a
 // truncated frame). Lost bytes are counted.

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/fakeclaude/fakeclaudetest"
 	"github.com/coder/websocket"
+
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 )
 
 // faultyCLI writes a claude wrapper whose behaviour the test switches with

@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/fakeapi"
-	"github.com/agentdesk/agentdesk/internal/fakeclaude/fakeclaudetest"
 	"go.uber.org/goleak"
+
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 )
 
 // guard bounds every wait on the server. A passing test never reaches it:

@@ -13,7 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/agentdesk/agentdesk/internal/hub"
 )
 
 const slowClients = 5

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentdesk/agentdesk/worker/gitrepo"
+	"github.com/agentdesk/agentdesk/internal/gitrepo"
 )
 
 // defaultBranches are tried in order by DefaultBase.

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentdesk/agentdesk/worker/gitrepo"
+	"github.com/agentdesk/agentdesk/internal/gitrepo"
 )
 
 // Compute returns the diff of the work tree containing dir against baseSHA

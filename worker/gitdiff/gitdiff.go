@@ -9,7 +9,7 @@
 // may carry noEol (the line has no newline at the end of the file).
 //
 // All functions are safe for concurrent use. git runs through
-// worker/gitrepo: no shell, no inherited GIT_* environment, no optional
+// internal/gitrepo: no shell, no inherited GIT_* environment, no optional
 // locks, so a diff never takes index.lock while the user works.
 package gitdiff
 
@@ -17,7 +17,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/agentdesk/agentdesk/worker/gitrepo"
+	"github.com/agentdesk/agentdesk/internal/gitrepo"
 )
 
 var (

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // Runtime is a git-diff worker: it sends the Diff of the session's work tree
@@ -34,7 +35,26 @@ type Runtime struct {
 	watcher *Watcher
 }
 
-var _ worker.Attachable = (*Runtime)(nil)
+// What a git-diff runtime is, and the abilities the server finds on it by
+// type assertion, checked at build time.
+var (
+	_ worker.Runtime   = (*Runtime)(nil)
+	_ worker.Factory   = New
+	_ worker.Validator = Validate
+	_ worker.Differ    = (*Runtime)(nil)
+)
+
+// Validate is the worker.Validator of git-diff workers: it refuses a
+// session directory outside a git work tree and a base that does not
+// resolve to a commit, before the worker is stored. Other failures (git
+// itself failing) are left to New, which shows the worker in status error.
+func Validate(ctx context.Context, env worker.Env) error {
+	_, err := resolve(ctx, env.Session.Cwd, env.Info.Base)
+	if errors.Is(err, worker.ErrInvalid) {
+		return err
+	}
+	return nil
+}
 
 // New is the worker.Factory of git-diff workers.
 func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
@@ -46,7 +66,7 @@ func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r := &Runtime{env: env, dir: dir, hub: hub.New(0), ctx: rctx, cancel: cancel, kick: make(chan struct{}, 1), baseSHA: sha}
 	r.wg.Go(r.loop)
-	env.Update(func(i *worker.Info) { i.Status, i.Error = worker.StatusRunning, nil })
+	env.Report.Running()
 	return r, nil
 }
 
@@ -61,7 +81,7 @@ func resolve(ctx context.Context, dir, base string) (string, error) {
 	}
 	sha, err := ResolveBase(ctx, dir, base)
 	if errors.Is(err, ErrInvalidBase) || errors.Is(err, ErrNotRepo) {
-		return "", &worker.CodeError{Code: "invalid_base", Err: fmt.Errorf("base %q does not resolve to a commit in %s: %w", base, dir, worker.ErrInvalid)}
+		return "", &worker.CodeError{Code: wire.CodeInvalidBase, Err: fmt.Errorf("base %q does not resolve to a commit in %s: %w", base, dir, worker.ErrInvalid)}
 	}
 	return sha, err
 }
@@ -95,12 +115,9 @@ func (r *Runtime) publish() {
 		if r.ctx.Err() != nil {
 			return
 		}
-		frame, _ = json.Marshal(map[string]string{"type": "error", "code": "diff_failed", "message": err.Error()})
+		frame = wire.Error(wire.CodeDiffFailed, err.Error())
 	} else {
-		frame, err = json.Marshal(struct {
-			Type string `json:"type"`
-			*Diff
-		}{"diff", d})
+		frame, err = wire.JSON(diffFrame{wire.TypeDiff, d})
 		if err != nil {
 			return
 		}
@@ -116,7 +133,7 @@ func (r *Runtime) publish() {
 
 // Attach sends the latest diff, then every new one. The first client starts
 // the file watcher; the last one to leave stops it.
-func (r *Runtime) Attach(ctx context.Context, _ string) (*worker.Stream, error) {
+func (r *Runtime) Attach(ctx context.Context, _ string) (*hub.Stream, error) {
 	sub, _ := r.hub.Subscribe(16)
 	r.mu.Lock()
 	last := r.last
@@ -128,7 +145,7 @@ func (r *Runtime) Attach(ctx context.Context, _ string) (*worker.Stream, error) 
 	if last == nil {
 		r.refresh()
 	}
-	return &worker.Stream{
+	return &hub.Stream{
 		Replay: func(yield func(hub.Frame) error) error {
 			if last == nil {
 				return nil
@@ -170,13 +187,19 @@ func (r *Runtime) Watching() bool {
 	return r.watcher != nil
 }
 
+// diffFrame is API.md's {"type":"diff", …Diff}.
+type diffFrame struct {
+	Type string `json:"type"`
+	*Diff
+}
+
 type clientFrame struct {
 	Type string `json:"type"`
 	Base string `json:"base"`
 }
 
 // HandleClient handles refresh and set-base.
-func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*worker.Stream, error) {
+func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, error) {
 	var f clientFrame
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("frame is not a JSON object: %w", worker.ErrInvalid)
@@ -201,7 +224,7 @@ func (r *Runtime) SetBase(ctx context.Context, base string) error {
 	r.mu.Lock()
 	r.baseSHA = sha
 	r.mu.Unlock()
-	r.env.Update(func(i *worker.Info) { i.Base = base })
+	r.env.Report.Base(base)
 	r.refresh()
 	return nil
 }

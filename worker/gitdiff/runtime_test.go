@@ -10,25 +10,50 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
-type fakeEnv struct {
+// fakeReports keeps what a runtime reported, as the manager would.
+type fakeReports struct {
 	mu   sync.Mutex
 	info worker.Info
 }
 
-func newRuntime(t *testing.T, dir, base string) (*Runtime, *fakeEnv) {
+func (f *fakeReports) set(fn func(*worker.Info)) { f.mu.Lock(); fn(&f.info); f.mu.Unlock() }
+
+func (f *fakeReports) Running() {
+	f.set(func(i *worker.Info) { i.Status, i.Error = worker.StatusRunning, nil })
+}
+func (f *fakeReports) Failed(err error) {
+	f.set(func(i *worker.Info) { i.Status, i.Error = worker.StatusError, ptr(err.Error()) })
+}
+func (f *fakeReports) Exited(int, string, string) {
+	f.set(func(i *worker.Info) { i.Status = worker.StatusExited })
+}
+func (f *fakeReports) Activity(worker.Activity) {}
+func (f *fakeReports) Size(int, int)            {}
+func (f *fakeReports) Problem(string)           {}
+func (f *fakeReports) Base(b string)            { f.set(func(i *worker.Info) { i.Base = b }) }
+
+func ptr[T any](v T) *T { return &v }
+
+func newRuntime(t *testing.T, dir, base string) (*Runtime, *fakeReports) {
 	t.Helper()
-	fe := &fakeEnv{info: worker.Info{Kind: worker.KindGitDiff, Base: base}}
+	fe := &fakeReports{info: worker.Info{Kind: worker.KindGitDiff, Base: base}}
 	env := worker.Env{
-		Info: fe.info, Session: worker.Session{Cwd: dir}, Log: slog.Default(),
-		Update: func(fn func(*worker.Info)) { fe.mu.Lock(); fn(&fe.info); fe.mu.Unlock() },
+		Info: fe.info, Session: worker.Session{Cwd: dir}, Log: slog.Default(), Report: fe,
 	}
 	rt, err := New(t.Context(), env)
 	if err != nil {
 		t.Fatal(err)
+	}
+	fe.mu.Lock()
+	status := fe.info.Status
+	fe.mu.Unlock()
+	if status != worker.StatusRunning {
+		t.Errorf("New reported status %q, want running", status)
 	}
 	r := rt.(*Runtime)
 	t.Cleanup(func() { _ = r.Stop(context.Background()) })
@@ -37,7 +62,7 @@ func newRuntime(t *testing.T, dir, base string) (*Runtime, *fakeEnv) {
 
 // nextDiff waits for a diff frame that satisfies ok, from the replay or
 // the live subscription.
-func nextDiff(t *testing.T, st *worker.Stream, ok func(Diff) bool) Diff {
+func nextDiff(t *testing.T, st *hub.Stream, ok func(Diff) bool) Diff {
 	t.Helper()
 	var found *Diff
 	check := func(f hub.Frame) error {
@@ -115,7 +140,7 @@ func TestRuntimeSetBase(t *testing.T) {
 	for _, bad := range []string{"--upload-pack=touch /tmp/x", "nope", "HEAD:a.txt", "a..b"} {
 		_, err := rt.HandleClient(t.Context(), []byte(`{"type":"set-base","base":`+quote(bad)+`}`))
 		var ce *worker.CodeError
-		if !errors.As(err, &ce) || ce.Code != "invalid_base" {
+		if !errors.As(err, &ce) || ce.Code != wire.CodeInvalidBase {
 			t.Fatalf("set-base %q: %v", bad, err)
 		}
 	}
@@ -133,8 +158,34 @@ func TestRuntimeSetBase(t *testing.T) {
 	}
 }
 
+// TestValidate: the options New would refuse, Validate refuses first, so
+// that the manager stores nothing of such a worker.
+func TestValidate(t *testing.T) {
+	r := newRepo(t, "main")
+	r.write("a.txt", "x\n")
+	r.commit("c")
+	env := func(dir, base string) worker.Env {
+		return worker.Env{Info: worker.Info{Kind: worker.KindGitDiff, Base: base}, Session: worker.Session{Cwd: dir}, Log: slog.Default()}
+	}
+	if err := Validate(t.Context(), env(t.TempDir(), "")); !errors.Is(err, worker.ErrInvalid) {
+		t.Fatalf("not a work tree: %v", err)
+	}
+	for _, bad := range []string{"no-such-ref", "--upload-pack=touch /tmp/x", "HEAD:a.txt"} {
+		err := Validate(t.Context(), env(r.dir, bad))
+		var ce *worker.CodeError
+		if !errors.As(err, &ce) || ce.Code != wire.CodeInvalidBase || !errors.Is(err, worker.ErrInvalid) {
+			t.Fatalf("base %q: %v", bad, err)
+		}
+	}
+	for _, good := range []string{"", "main", "HEAD"} {
+		if err := Validate(t.Context(), env(r.dir, good)); err != nil {
+			t.Fatalf("base %q: %v", good, err)
+		}
+	}
+}
+
 func TestRuntimeRefusals(t *testing.T) {
-	env := worker.Env{Session: worker.Session{Cwd: t.TempDir()}, Log: slog.Default(), Update: func(func(*worker.Info)) {}}
+	env := worker.Env{Session: worker.Session{Cwd: t.TempDir()}, Log: slog.Default(), Report: &fakeReports{}}
 	if _, err := New(t.Context(), env); !errors.Is(err, worker.ErrInvalid) {
 		t.Fatalf("not a work tree: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agentdesk/agentdesk/worker/gitrepo"
+	"github.com/agentdesk/agentdesk/internal/gitrepo"
 )
 
 // binarySniff is how much of a file git looks at for a NUL byte to call it

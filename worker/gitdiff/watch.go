@@ -9,7 +9,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/agentdesk/agentdesk/worker/gitrepo"
+	"github.com/agentdesk/agentdesk/internal/gitrepo"
 )
 
 // DefaultDebounce is the quiet time Watch waits for when given 0.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/agentdesk/agentdesk/worker/gitrepo"
+	"github.com/agentdesk/agentdesk/internal/gitrepo"
 )
 
 // maxDepth bounds how deep the work tree is watched.

@@ -8,27 +8,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/pty"
 )
-
-// defaultClaude is the CLI run when the server names none: found on PATH.
-const defaultClaude = "claude"
-
-func claudePath(cfg worker.Config) string {
-	if cfg.ClaudePath != "" {
-		return cfg.ClaudePath
-	}
-	return defaultClaude
-}
-
-// findClaude checks that path names an executable file, as exec would
-// find it (a bare name is looked up on the server's PATH).
-func findClaude(path string) error {
-	_, err := exec.LookPath(path)
-	return err
-}
 
 // isAbsent reports whether a start error means the binary is missing or
 // not executable, rather than some other failure.
@@ -40,11 +22,7 @@ func isAbsent(err error) bool {
 // the quiet settings of claude-cli.md §2, the terminal type xterm.js
 // emulates, and the configured CLAUDE_CONFIG_DIR.
 func (r *Runtime) childEnv() []string {
-	extra := []string{"TERM=xterm-256color"}
-	if d := r.env.Config.ClaudeConfigDir; d != "" {
-		extra = append(extra, "CLAUDE_CONFIG_DIR="+d)
-	}
-	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
+	return claude.ChildEnv(r.env.Config.ChildEnv, r.env.Config.ClaudeConfigDir, "TERM=xterm-256color")
 }
 
 // pickConversation settles the conversation the CLI carries. The
@@ -87,7 +65,7 @@ const (
 
 // wrongFlag reports whether the CLI that just exited refused the
 // conversation flag it was given, as its screen says.
-func (r *Runtime) wrongFlag(p *ptyproc.Proc) bool {
+func (r *Runtime) wrongFlag(p *pty.Proc) bool {
 	if code, sig := p.ExitStatus(); code == 0 || sig != "" {
 		return false
 	}
@@ -104,7 +82,7 @@ func (r *Runtime) wrongFlag(p *ptyproc.Proc) bool {
 // means the conversation exists after all, "No conversation found" that
 // it does not. The record is corrected first. It reports whether a new
 // CLI runs.
-func (r *Runtime) relaunch(p *ptyproc.Proc) bool {
+func (r *Runtime) relaunch(p *pty.Proc) bool {
 	if r.retried || !r.wrongFlag(p) {
 		return false
 	}
@@ -120,16 +98,11 @@ func (r *Runtime) relaunch(p *ptyproc.Proc) bool {
 		r.marked.Store(false)
 		r.env.SetClaudeSession(r.conv)
 	}
-	r.mu.Lock() // before procMu, as Resize takes them
-	cols, rows := r.cols, r.rows
-	r.mu.Unlock()
-	r.procMu.Lock()
-	defer r.procMu.Unlock()
-	if r.stopping.Load() {
+	if r.term.Stopping() {
 		return false
 	}
 	r.writeNote(dim, "agentdesk: starting claude again with "+flag)
-	if err := r.launch(cols, rows); err != nil {
+	if err := r.launch(); err != nil {
 		r.slog.Warn("restart claude with "+flag, "err", err)
 		return false
 	}
@@ -149,14 +122,4 @@ func (r *Runtime) markStarted() {
 	if r.env.ConversationStarted != nil {
 		r.env.ConversationStarted()
 	}
-}
-
-// lookupEnv returns key's value in env ("" when absent); the last entry wins.
-func lookupEnv(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
 }

@@ -1,9 +1,9 @@
 package ptyagent
 
 import (
+	"bytes"
+
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
-	"github.com/agentdesk/agentdesk/worker/ptyproc"
 )
 
 // setActivity publishes a changed activity to the tabs (and as a tail
@@ -16,7 +16,7 @@ func (r *Runtime) setActivity(a worker.Activity) {
 		r.markStarted()
 	}
 	if r.publishActivity(a) {
-		r.update(func(i *worker.Info) { i.Activity = &a })
+		r.env.Report.Activity(a)
 	}
 }
 
@@ -26,64 +26,25 @@ func (r *Runtime) publishActivity(a worker.Activity) bool {
 		return false
 	}
 	r.activity.Store(a)
-	r.publishTail(slotActivity, activityMsg{Type: "activity", State: a})
+	r.term.PublishActivity(string(a))
 	return true
 }
 
-// publishTail sets a tail frame, then sends it live. In that order a tab
-// attaching in between gets the new frame twice (once from its tail, once
-// live), never the old one: the frames are states, so twice is harmless.
-func (r *Runtime) publishTail(slot int, v any) {
-	r.tailMu.Lock()
-	defer r.tailMu.Unlock()
-	if !r.setTailLocked(slot, v) {
+// onInput sees the keystrokes a tab typed into the CLI.
+func (r *Runtime) onInput(data []byte) {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		r.entered.Store(true) // maybe a prompt: see setActivity
+	}
+}
+
+// onExit sets the activity idle once the CLI ended for good. A stop comes
+// from the manager (worker deleted, switched away, server shutting down),
+// which owns the worker's state then: the tabs learn that the CLI ended,
+// the manager is not told what it already knows.
+func (r *Runtime) onExit(stopping bool) {
+	if stopping { // manager drops reports after stop (issue 12): guard removable
+		r.publishActivity(worker.ActivityIdle)
 		return
 	}
-	if err := r.log.PublishJSON(v); err != nil {
-		r.slog.Error("publish pty-agent frame", "err", err)
-	}
-}
-
-// setTail sets a tail frame without publishing it.
-func (r *Runtime) setTail(slot int, v any) {
-	r.tailMu.Lock()
-	defer r.tailMu.Unlock()
-	r.setTailLocked(slot, v)
-}
-
-func (r *Runtime) setTailLocked(slot int, v any) bool {
-	f, err := ptyproc.JSONFrame(v)
-	if err != nil {
-		r.slog.Error("encode pty-agent frame", "err", err)
-		return false
-	}
-	r.tail[slot] = &f
-	var frames []hub.Frame
-	for _, f := range r.tail {
-		if f != nil {
-			frames = append(frames, *f)
-		}
-	}
-	r.log.SetTail(frames...)
-	return true
-}
-
-// activityMsg, exitMsg and errorMsg are the JSON frames of API.md.
-type activityMsg struct {
-	Type  string          `json:"type"`
-	State worker.Activity `json:"state"`
-}
-
-// exitMsg is the exit frame: exitCode on a normal exit, signal when a
-// signal ended the process, both null when the status is unknown.
-type exitMsg struct {
-	Type     string  `json:"type"`
-	ExitCode *int    `json:"exitCode"`
-	Signal   *string `json:"signal"`
-}
-
-type errorMsg struct {
-	Type    string `json:"type"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	r.setActivity(worker.ActivityIdle)
 }

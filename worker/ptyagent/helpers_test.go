@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/ptytest"
+	"github.com/agentdesk/agentdesk/internal/testkit/ptytest"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
@@ -84,7 +84,7 @@ func openStore(t *testing.T) *persist.Store {
 	return s
 }
 
-// fixture is a pty-agent worker with a fake manager: Update applies to
+// fixture is a pty-agent worker with a fake manager: reports apply to
 // info, SetClaudeSession to session.
 type fixture struct {
 	store  *persist.Store
@@ -118,11 +118,7 @@ func (f *fixture) env(restored bool) worker.Env {
 	return worker.Env{
 		Info: f.info, Session: f.sess, Store: f.store, Config: f.cfg,
 		Log: slog.New(slog.DiscardHandler), Restored: restored,
-		Update: func(fn func(*worker.Info)) {
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			fn(&f.info)
-		},
+		Report: reports{f},
 		SetClaudeSession: func(id string) {
 			f.mu.Lock()
 			defer f.mu.Unlock()

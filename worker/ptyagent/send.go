@@ -43,7 +43,7 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	if len(content) > MaxUserMessage {
 		return fmt.Errorf("content is %d bytes, more than %d: %w", len(content), MaxUserMessage, worker.ErrInvalid)
 	}
-	if err := r.usable(); err != nil {
+	if err := r.term.Usable(); err != nil {
 		return fmt.Errorf("send to claude: %w", err)
 	}
 	if r.Activity() == worker.ActivityAsking {
@@ -54,7 +54,7 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	}
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()
-	p := r.current()
+	p := r.term.Current()
 	if _, err := p.Write([]byte(keystrokes(text))); err != nil {
 		return fmt.Errorf("send to claude: %w", err)
 	}
@@ -96,13 +96,13 @@ func keystrokes(s string) string {
 // true; when the CLI is idle or not running it does nothing and reports
 // false, since Escape at the prompt would only clear what the user typed.
 func (r *Runtime) Cancel(ctx context.Context) (bool, error) {
-	if a := r.Activity(); a == worker.ActivityIdle || r.usable() != nil {
+	if a := r.Activity(); a == worker.ActivityIdle || r.term.Usable() != nil {
 		return false, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	if _, err := r.current().Write([]byte(keyEscape)); err != nil {
+	if _, err := r.term.Current().Write([]byte(keyEscape)); err != nil {
 		return false, fmt.Errorf("cancel claude: %w", err)
 	}
 	return true, nil

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // oneTurn runs one built-in turn and returns the log.
@@ -86,7 +87,7 @@ func TestMessages(t *testing.T) {
 		{"page", msgs[0].UUID, 2, []uint64{2, 3}, true},
 		{"tail", msgs[2].UUID, 5, []uint64{4}, false},
 		{"after last", msgs[3].UUID, 0, nil, false},
-		{"limit over max", "", MaxMessagesLimit + 10, []uint64{1, 2, 3, 4}, false},
+		{"limit over max", "", wire.PageMax + 10, []uint64{1, 2, 3, 4}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -121,7 +122,7 @@ func TestMessages(t *testing.T) {
 // collect reads a stream: the replay, then live frames until stop returns
 // true for one. It keeps raw bytes and decodes only to test stop, to keep
 // up with a flood even under -race. It may run in any goroutine.
-func collect(st *worker.Stream, stop func(frame) bool) ([][]byte, error) {
+func collect(st *hub.Stream, stop func(frame) bool) ([][]byte, error) {
 	var out [][]byte
 	done := false
 	err := st.Replay(func(hf hub.Frame) error {
@@ -171,7 +172,7 @@ func quickDecode(b []byte) (frame, error) {
 // being slow, reattaches after the last stored message it got, as the
 // browser does. It returns the stored frames it saw and how often it was
 // kicked.
-func follow(ctx context.Context, rt *Runtime, st *worker.Stream, after string, stop func(frame) bool) ([][]byte, int, error) {
+func follow(ctx context.Context, rt *Runtime, st *hub.Stream, after string, stop func(frame) bool) ([][]byte, int, error) {
 	var stored [][]byte
 	kicks := 0
 	for range 100 {
@@ -225,7 +226,7 @@ func TestAttachMidStream(t *testing.T) {
 	send(t, h, "flood")
 	deadline := time.Now().Add(waitFor)
 	for i, mark := range []uint64{5, 300, 1500, 3000, 4500} {
-		for h.rt.publishedSeq() < mark {
+		for h.rt.journal.published() < mark {
 			if time.Now().After(deadline) {
 				t.Fatalf("seq %d never published", mark)
 			}

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // benchRuntime is a runtime on a real (fsync'ed) store, without a CLI.
@@ -92,7 +92,7 @@ func benchPipeline(b *testing.B, perMs int) {
 	var wg sync.WaitGroup
 	kicked := make(chan int, subs)
 	for s := range subs {
-		sub, _ := r.hub.Subscribe(n + 64) // measure the pipeline, not kicking
+		sub, _ := r.journal.hub.Subscribe(n + 64) // measure the pipeline, not kicking
 		wg.Go(func() {
 			defer sub.Close()
 			lat[s] = make([]time.Duration, 0, n)
@@ -164,7 +164,7 @@ func BenchmarkCatchUp10k(b *testing.B) {
 	close(in)
 	rd.Wait()
 	deadline := time.Now().Add(30 * time.Second)
-	for r.publishedSeq() < total {
+	for r.journal.published() < total {
 		if time.Now().After(deadline) {
 			b.Fatal("messages never published")
 		}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // BenchmarkBigMessages runs one turn of the fake CLI that prints 12
@@ -53,7 +53,7 @@ func benchBig(b *testing.B, spec, kind string) {
 	}
 	r := rt.(*Runtime)
 	defer r.Stop(context.Background())
-	sub, _ := r.hub.Subscribe(0)
+	sub, _ := r.journal.hub.Subscribe(0)
 	defer sub.Close()
 
 	var ms0, ms1 runtime.MemStats

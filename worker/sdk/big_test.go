@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/worker/hub"
+	"github.com/agentdesk/agentdesk/internal/hub"
 )
 
 // TestLargeMessages runs turns of the fake CLI that print large lines (a
@@ -25,7 +25,7 @@ import (
 func TestLargeMessages(t *testing.T) {
 	const size = 4 << 20
 	h := newHarness(t, harnessOptions{env: []string{fmt.Sprintf("FAKECLAUDE_BIG=2x%d", size)}})
-	sub, _ := h.rt.hub.Subscribe(0)
+	sub, _ := h.rt.journal.hub.Subscribe(0)
 	defer sub.Close()
 	turn := func() (frames [][]byte, alloc uint64) {
 		var before, after runtime.MemStats
@@ -89,7 +89,7 @@ func recvFrame(t *testing.T, sub *hub.Sub) hub.Frame {
 // message), and are kept again from the next message.
 func TestStreamTurnBounded(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	sub, _ := h.rt.hub.Subscribe(0)
+	sub, _ := h.rt.journal.hub.Subscribe(0)
 	defer sub.Close()
 	delta := `{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` +
 		strings.Repeat("x", 64<<10) + `"}}}`
@@ -100,7 +100,7 @@ func TestStreamTurnBounded(t *testing.T) {
 	send := func(es ...entry) {
 		for _, e := range es {
 			msg := e.msg
-			if err := h.rt.produce([]entry{e}); err != nil {
+			if err := h.rt.journal.produce([]entry{e}); err != nil {
 				t.Fatal(err)
 			}
 			for !bytes.Contains(recvFrame(t, sub).Data, msg) {
@@ -147,14 +147,14 @@ func TestMessagesPagedInBytes(t *testing.T) {
 	for i := range n {
 		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
 		msg := []byte(`{"type":"user","uuid":"` + id + `","x":"` + strings.Repeat("x", size) + `"}`)
-		if err := h.rt.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "user"}}); err != nil {
+		if err := h.rt.journal.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "user"}}); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
 	}
-	for deadline := time.Now().Add(waitFor); h.rt.publishedSeq() < n; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(waitFor); h.rt.journal.published() < n; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("published %d of %d messages", h.rt.publishedSeq(), n)
+			t.Fatalf("published %d of %d messages", h.rt.journal.published(), n)
 		}
 	}
 	page, more, err := h.rt.Messages("", 0)

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
 )
 
 // initTimeout bounds the CLI's answer to initialize (about 0.3 s seen).
@@ -66,11 +67,7 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	r.proc, r.resume = p, true
 	r.readers.Go(func() { r.read(p) })
 	r.mu.Unlock()
-	r.update(func(i *worker.Info) {
-		if i.Status == worker.StatusError {
-			i.Status, i.Error = worker.StatusRunning, nil
-		}
-	})
+	r.reportRunning() // error → running after a failed start
 	return p, nil
 }
 
@@ -144,11 +141,7 @@ func (r *Runtime) isStopped() bool {
 }
 
 func (r *Runtime) childEnv() []string {
-	var extra []string
-	if d := r.env.Config.ClaudeConfigDir; d != "" {
-		extra = append(extra, "CLAUDE_CONFIG_DIR="+d)
-	}
-	return claude.ChildEnv(r.env.Config.ChildEnv, extra...)
+	return claude.ChildEnv(r.env.Config.ChildEnv, r.env.Config.ClaudeConfigDir)
 }
 
 // recordProcess stores p's identity as the worker's process record.
@@ -171,7 +164,7 @@ func (r *Runtime) forgetProcess(p *claude.Process) {
 		return
 	}
 	r.recorded = nil
-	if err := r.store.DeleteProcess(r.wid); err != nil {
+	if err := r.env.Store.DeleteProcess(r.env.Info.ID); err != nil {
 		r.log.Warn("forget claude process", "err", err)
 	}
 }
@@ -197,21 +190,21 @@ func (r *Runtime) sendCancelled() bool {
 // will answer it. The error stays in the worker's record until a start
 // succeeds. The worker stays usable: the next user message tries again.
 func (r *Runtime) startFailed(err error) error {
-	code, msg := "claude_exited", "claude exited at start-up: "+err.Error()
+	code, msg := wire.CodeClaudeExited, "claude exited at start-up: "+err.Error()
 	var se *startError
 	if errors.As(err, &se) && !strings.Contains(msg, lastLines(se.stderr, 1)) {
 		msg += ": " + lastLines(se.stderr, 5)
 	}
 	if errors.Is(err, claude.ErrNotFound) {
-		code, msg = "claude_not_found", err.Error()
+		code, msg = wire.CodeClaudeNotFound, err.Error()
 		err = fmt.Errorf("%w: %w", worker.ErrClaudeAbsent, err)
 	} else {
 		err = &worker.CodeError{Code: code, Err: errors.New(msg)}
 	}
-	if perr := r.produce([]entry{{kind: kExit, frame: errorFrame(code, msg)}}); perr != nil {
+	if perr := r.journal.produce([]entry{{kind: kExit, frame: wire.Error(code, msg)}}); perr != nil {
 		r.log.Debug("start failure after stop", "err", perr)
 	}
-	r.update(func(i *worker.Info) { i.Status, i.Error = worker.StatusError, &msg })
+	r.reportFailed(errors.New(msg))
 	return reportedError{fmt.Errorf("start claude: %w", err)}
 }
 
@@ -242,7 +235,7 @@ func (r *Runtime) exited(p *claude.Process) {
 		return
 	}
 	r.log.Info("claude exited", "code", code, "signal", sig, "stderr", lastLines(p.Stderr(), 5))
-	if err := r.produce([]entry{{kind: kExit, frame: exitFrame(code, sig)}}); err != nil {
+	if err := r.journal.produce([]entry{{kind: kExit, frame: wire.ExitStatus(code, sig)}}); err != nil {
 		r.log.Debug("exit after stop", "err", err)
 	}
 }

@@ -55,7 +55,7 @@ func TestInputAnsweredAfterCommit(t *testing.T) {
 	if args := h.args(); len(args) != 1 || args[0] != "" {
 		t.Fatalf("the CLI started before the message was committed: %q", args)
 	}
-	if seq := h.rt.publishedSeq(); seq != 0 {
+	if seq := h.rt.journal.published(); seq != 0 {
 		t.Fatalf("the tabs were sent seq %d before the commit", seq)
 	}
 	release()
@@ -92,7 +92,7 @@ func waitingInCommit() bool {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "sdk.(*Runtime).produceCommitted") && strings.Contains(g, "[chan receive") {
+		if strings.Contains(g, "sdk.(*journal).produceCommitted") && strings.Contains(g, "[chan receive") {
 			return true
 		}
 	}
@@ -151,7 +151,7 @@ func TestNumberingAfterFailedCommit(t *testing.T) {
 	hold := h.store.Hold()
 	defer hold()
 	errA := make(chan error, 1)
-	go func() { errA <- h.rt.produceCommitted(stored("a", strings.Repeat("a", int(2*limit)))) }()
+	go func() { errA <- h.rt.journal.produceCommitted(stored("a", strings.Repeat("a", int(2*limit)))) }()
 	until := func(cond func() bool) {
 		t.Helper()
 		deadline := time.Now().Add(waitFor)
@@ -162,7 +162,7 @@ func TestNumberingAfterFailedCommit(t *testing.T) {
 			runtime.Gosched()
 		}
 	}
-	until(func() bool { h.rt.seqMu.Lock(); defer h.rt.seqMu.Unlock(); return h.rt.seq == 1 })
+	until(func() bool { h.rt.journal.mu.Lock(); defer h.rt.journal.mu.Unlock(); return h.rt.journal.seq == 1 })
 	// A second hold, queued behind A, keeps A's transaction open: B then
 	// goes into the next one.
 	held := make(chan func(), 1)
@@ -171,8 +171,8 @@ func TestNumberingAfterFailedCommit(t *testing.T) {
 	hold2 := <-held
 	defer hold2()
 	errB := make(chan error, 1)
-	go func() { errB <- h.rt.produceCommitted(stored("b", "small")) }()
-	until(func() bool { h.rt.seqMu.Lock(); defer h.rt.seqMu.Unlock(); return h.rt.seq == 2 })
+	go func() { errB <- h.rt.journal.produceCommitted(stored("b", "small")) }()
+	until(func() bool { h.rt.journal.mu.Lock(); defer h.rt.journal.mu.Unlock(); return h.rt.journal.seq == 2 })
 	restore := limitFileSize(t, limit)
 	hold2()
 	if err := <-errA; !isFull(err) {
@@ -182,7 +182,7 @@ func TestNumberingAfterFailedCommit(t *testing.T) {
 	if err := <-errB; !isFull(err) {
 		t.Fatalf("B, numbered after A: %v, want A's EFBIG", err)
 	}
-	if err := h.rt.produceCommitted(stored("c", "small")); err != nil {
+	if err := h.rt.journal.produceCommitted(stored("c", "small")); err != nil {
 		t.Fatalf("C after the failures: %v", err)
 	}
 	msgs := storedFrames(t, h.store)

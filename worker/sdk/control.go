@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
 )
 
 // defaultDeny is the message the model reads when a person denies a tool.
@@ -18,7 +19,7 @@ type permission struct {
 	proc     *claude.Process // the CLI that asked: only it can be answered
 	input    json.RawMessage
 	frame    []byte // the permission-request frame
-	answered bool   // guarded by pubMu: an answer is on its way
+	answered bool   // guarded by the journal's pubMu: an answer is on its way
 }
 
 // canUseTool is the request of a can_use_tool control_request.
@@ -34,19 +35,6 @@ type canUseTool struct {
 	} `json:"request"`
 }
 
-// permissionFrame is API.md's permission-request.
-type permissionFrame struct {
-	Type                    string          `json:"type"`
-	RequestID               string          `json:"requestId"`
-	ToolName                string          `json:"toolName"`
-	Input                   json.RawMessage `json:"input"`
-	Description             string          `json:"description"`
-	ToolUseID               string          `json:"toolUseId,omitempty"`
-	PermissionSuggestions   json.RawMessage `json:"permissionSuggestions,omitempty"`
-	BlockedPath             string          `json:"blockedPath,omitempty"`
-	RequiresUserInteraction *bool           `json:"requiresUserInteraction,omitempty"`
-}
-
 func newPermission(p *claude.Process, l claude.Line) (*permission, error) {
 	var c canUseTool
 	if err := json.Unmarshal(l.Raw, &c); err != nil {
@@ -60,29 +48,19 @@ func newPermission(p *claude.Process, l claude.Line) (*permission, error) {
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage(`{}`)
 	}
-	f := permissionFrame{
-		Type: "permission-request", RequestID: l.RequestID, ToolName: q.ToolName,
+	f := wire.Permission{
+		RequestID: l.RequestID, ToolName: q.ToolName,
 		Input: input, Description: q.Description, ToolUseID: q.ToolUseID,
 		BlockedPath: q.BlockedPath, RequiresUserInteraction: q.RequiresUserInteraction,
 	}
 	if s := q.PermissionSuggestions; len(s) > 0 && string(s) != "null" {
 		f.PermissionSuggestions = s
 	}
-	return &permission{id: l.RequestID, proc: p, input: input, frame: mustJSON(f)}, nil
-}
-
-// claim marks the pending request id as being answered and returns it, or
-// nil when no such request is waiting.
-func (r *Runtime) claim(id string) *permission {
-	r.pubMu.Lock()
-	defer r.pubMu.Unlock()
-	for _, p := range r.pending {
-		if p.id == id && !p.answered {
-			p.answered = true
-			return p
-		}
+	frame, err := wire.PermissionRequest(f)
+	if err != nil {
+		return nil, fmt.Errorf("encode permission request: %w", err)
 	}
-	return nil
+	return &permission{id: l.RequestID, proc: p, input: input, frame: frame}, nil
 }
 
 // RespondPermission answers a pending permission request. behavior is
@@ -97,7 +75,7 @@ func (r *Runtime) RespondPermission(requestID, behavior, message string, updated
 	if len(updatedInput) > 0 && string(updatedInput) != "null" && !isObject(updatedInput) {
 		return fmt.Errorf("updatedInput must be a JSON object: %w", worker.ErrInvalid)
 	}
-	p := r.claim(requestID)
+	p := r.journal.claim(requestID)
 	if p == nil {
 		return fmt.Errorf("no pending permission request %q: %w", requestID, worker.ErrInvalid)
 	}
@@ -136,38 +114,26 @@ func isObject(b json.RawMessage) bool {
 
 // resolved publishes that p was answered and drops it from pending.
 func (r *Runtime) resolved(p *permission, behavior string) {
-	e := entry{kind: kResolved, perm: p, frame: resolvedFrame(p.id, behavior)}
-	if err := r.produce([]entry{e}); err != nil {
-		// Stopping: the queue is closed, so update the state directly.
-		r.pubMu.Lock()
-		r.removePendingLocked(p)
-		r.pubMu.Unlock()
+	e := entry{kind: kResolved, perm: p, frame: wire.PermissionResolved(p.id, behavior)}
+	if err := r.journal.produce([]entry{e}); err != nil {
+		r.journal.drop(p) // stopped: no tab is left to tell
 	}
 }
 
 // cancelled handles the CLI withdrawing its own request (it may do so when
 // a turn is interrupted): the tabs drop the prompt.
 func (r *Runtime) cancelled(es []entry, id string) []entry {
-	p := r.claim(id)
+	p := r.journal.claim(id)
 	if p == nil {
 		return es
 	}
-	return append(es, entry{kind: kResolved, perm: p, frame: resolvedFrame(p.id, "deny")})
+	return append(es, entry{kind: kResolved, perm: p, frame: wire.PermissionResolved(p.id, "deny")})
 }
 
 // denyAll answers every pending request with deny: on cancel and on stop a
 // question nobody will answer must not hold the CLI.
 func (r *Runtime) denyAll(message string) {
-	r.pubMu.Lock()
-	var ps []*permission
-	for _, p := range r.pending {
-		if !p.answered {
-			p.answered = true
-			ps = append(ps, p)
-		}
-	}
-	r.pubMu.Unlock()
-	for _, p := range ps {
+	for _, p := range r.journal.claimAll() {
 		r.resolved(p, "deny")
 		resp := map[string]string{"behavior": "deny", "message": message}
 		if err := p.proc.Respond(p.id, resp); err != nil {
@@ -193,9 +159,7 @@ func (r *Runtime) Cancel(ctx context.Context) (bool, error) {
 		}
 		r.mu.Unlock()
 	}
-	r.pubMu.Lock()
-	busy := r.inTurn || len(r.pending) > 0
-	r.pubMu.Unlock()
+	busy := r.journal.busy()
 	r.mu.Lock()
 	p := r.proc
 	r.mu.Unlock()

@@ -9,14 +9,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/markdown"
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/markdown"
+	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
 // framePrefix starts every sdk-message frame. It is fixed so that Messages
-// can turn a stored frame into a REST element by slicing it off.
-const framePrefix = `{"type":"sdk-message",`
+// can turn a stored frame into a REST element by slicing it off. The frame
+// is built here rather than in internal/wire because it is built around a
+// CLI line in the line's own buffer (lineFrame), which may be 30 MB.
+const framePrefix = `{"type":"` + wire.TypeSDKMessage + `",`
 
 // htmlTruncatedField marks a frame whose html leaves out text blocks that
 // were too long to render (see maxHTMLText).
@@ -251,64 +253,5 @@ func userMessage(content, id, sessionID string, now time.Time) []byte {
 	u := userLine{Type: "user", UUID: id, SessionID: sessionID, Timestamp: now.UTC().Format(time.RFC3339Nano)}
 	u.Message.Role, u.Message.Content = "user", content
 	b, _ := json.Marshal(u) // only strings: cannot fail
-	return b
-}
-
-// Small frames of API.md. Marshalled with encoding/json so that any text
-// in them is escaped correctly.
-
-func errorFrame(code, msg string) []byte {
-	return mustJSON(struct {
-		Type    string `json:"type"`
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}{"error", code, msg})
-}
-
-func activityFrame(a worker.Activity) []byte {
-	return mustJSON(struct {
-		Type  string          `json:"type"`
-		State worker.Activity `json:"state"`
-	}{"activity", a})
-}
-
-func exitFrame(code int, signal string) []byte {
-	var sig *string
-	if signal != "" {
-		sig = &signal
-	}
-	return mustJSON(struct {
-		Type     string  `json:"type"`
-		ExitCode int     `json:"exitCode"`
-		Signal   *string `json:"signal"`
-	}{"exit", code, sig})
-}
-
-func historyEndFrame(last string) []byte {
-	var l *string
-	if last != "" {
-		l = &last
-	}
-	return mustJSON(struct {
-		Type string  `json:"type"`
-		Last *string `json:"last"`
-	}{"history-end", l})
-}
-
-func resolvedFrame(requestID, behavior string) []byte {
-	return mustJSON(struct {
-		Type      string `json:"type"`
-		RequestID string `json:"requestId"`
-		Behavior  string `json:"behavior"`
-	}{"permission-resolved", requestID, behavior})
-}
-
-var resetFrame = []byte(`{"type":"reset"}`)
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("sdk: marshal frame: %v", err)) // fixed shapes: a bug
-	}
 	return b
 }

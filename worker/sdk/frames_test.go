@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
 // frame is a decoded server frame with its bytes.
@@ -64,7 +63,7 @@ func (f frame) stored() bool { return f.Type == "sdk-message" && f.Message.Type 
 // reader collects a stream: the replay, then live frames on demand.
 type reader struct {
 	t      *testing.T
-	st     *worker.Stream
+	st     *hub.Stream
 	frames []frame
 }
 
@@ -78,7 +77,7 @@ func attach(t *testing.T, rt *Runtime, after string) *reader {
 	return replay(t, st)
 }
 
-func replay(t *testing.T, st *worker.Stream) *reader {
+func replay(t *testing.T, st *hub.Stream) *reader {
 	t.Helper()
 	r := &reader{t: t, st: st}
 	err := st.Replay(func(f hub.Frame) error {

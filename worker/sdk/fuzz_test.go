@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/fakeclaude/fakeclaudetest"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 )
 
 // addFixtureLines seeds f with the stdout lines of the recorded CLI.

@@ -48,9 +48,9 @@ func TestIdleWorkerCost(t *testing.T) {
 	perWorker := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / n
 	t.Logf("per idle worker: %d bytes of heap, %d goroutines in all", perWorker, goroutines)
 	for _, r := range rts {
-		r.seqMu.Lock()
-		q := r.queue
-		r.seqMu.Unlock()
+		r.journal.mu.Lock()
+		q := r.journal.queue
+		r.journal.mu.Unlock()
 		if q != nil || r.seen.set != nil || r.seen.ring != nil {
 			t.Fatal("an idle worker holds a queue or a set of uuids")
 		}
@@ -75,13 +75,13 @@ func TestPublisherEndsWhenIdle(t *testing.T) {
 			t.Fatal(err)
 		}
 		h.waitInfo(func(i worker.Info) bool {
-			return i.Activity != nil && *i.Activity == worker.ActivityIdle && h.rt.publishedSeq() >= uint64(3*(turn+1))
+			return i.Activity != nil && *i.Activity == worker.ActivityIdle && h.rt.journal.published() >= uint64(3*(turn+1))
 		})
 		deadline := time.Now().Add(waitFor)
 		for {
-			h.rt.seqMu.Lock()
-			q := h.rt.queue
-			h.rt.seqMu.Unlock()
+			h.rt.journal.mu.Lock()
+			q := h.rt.journal.queue
+			h.rt.journal.mu.Unlock()
 			if q == nil {
 				break
 			}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/internal/claude"
 )
 
 // The history import. Every switch of a session's conversation creates a
@@ -152,7 +152,7 @@ func (im *importer) flush() error {
 	for _, e := range im.es {
 		im.r.seen.add(e.uuid)
 	}
-	if err := im.r.produce(im.es); err != nil {
+	if err := im.r.journal.produce(im.es); err != nil {
 		return err
 	}
 	im.count += len(im.es)
@@ -168,7 +168,7 @@ func (im *importer) finish() error {
 	}
 	id := uuid.Must(uuid.NewV7()).String()
 	msg := mustJSON(importedMarker{Type: "system", Subtype: "agentdesk_imported", Count: im.count, UUID: id, SessionID: im.r.conv})
-	return im.r.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}})
+	return im.r.journal.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}})
 }
 
 // Notes of a failed import, stored in the chat. They name no path: that
@@ -195,7 +195,7 @@ type importFailedNote struct {
 func (r *Runtime) importFailed(text string) {
 	id := uuid.Must(uuid.NewV7()).String()
 	msg := mustJSON(importFailedNote{Type: "system", Subtype: "agentdesk_import_failed", Message: text, UUID: id, SessionID: r.conv})
-	if err := r.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}}); err != nil {
+	if err := r.journal.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}}); err != nil {
 		r.log.Debug("import note after stop", "err", err)
 	}
 }
@@ -206,4 +206,14 @@ func source(entrypoint string) string {
 		return "terminal"
 	}
 	return "chat"
+}
+
+// mustJSON marshals the system messages above, made of strings and
+// numbers only, which cannot fail.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("sdk: marshal message: %v", err)) // fixed shapes: a bug
+	}
+	return b
 }

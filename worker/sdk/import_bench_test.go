@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
 )
 
 // syntheticSession returns session-file lines of about size bytes: turns
@@ -74,7 +74,7 @@ func BenchmarkImport5MB(b *testing.B) {
 		<-r.imported
 		r.Stop(context.Background()) // the publisher drains the queue first
 		b.StopTimer()
-		if msgs = int(r.publishedSeq()); msgs == 0 {
+		if msgs = int(r.journal.published()); msgs == 0 {
 			b.Fatal("nothing imported")
 		}
 		st.Close()

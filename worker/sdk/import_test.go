@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/fakeclaude/fakeclaudetest"
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker/claude"
 )
 
 const importConv = "0190a000-0000-7000-8000-00000000beef"

@@ -183,7 +183,7 @@ func TestCrashedCLIResumes(t *testing.T) {
 	send(t, h, "hello")
 	a.until(isResult)
 	h.rt.mu.Lock()
-	pid := h.rt.proc.Pid()
+	pid := h.rt.proc.Ident().Pid
 	h.rt.mu.Unlock()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)

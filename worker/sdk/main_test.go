@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/agentdesk/agentdesk/internal/fakeclaude/fakeclaudetest"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -120,7 +120,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 			ClaudePath: path,
 			ChildEnv:   append(base, append([]string{"FAKE_ARGS_LOG=" + h.argsLog(), "FAKE_FLAG=" + h.flag()}, o.env...)...),
 		},
-		Update:              h.update,
+		Report:              reporter{h},
 		SetClaudeSession:    func(id string) { h.mu.Lock(); h.conv = id; h.mu.Unlock() },
 		ConversationStarted: func() { h.mu.Lock(); h.started++; h.mu.Unlock() },
 	}
@@ -150,6 +150,34 @@ func (h *harness) update(fn func(*worker.Info)) {
 	default:
 	}
 }
+
+// reporter is the harness's worker.Reporter: it applies each report to
+// h.info the way the manager's reporter does.
+type reporter struct{ h *harness }
+
+func (r reporter) Running() {
+	r.h.update(func(i *worker.Info) { i.Status, i.Error, i.ExitCode = worker.StatusRunning, nil, nil })
+}
+
+func (r reporter) Failed(err error) {
+	msg := err.Error()
+	r.h.update(func(i *worker.Info) { i.Status, i.Error = worker.StatusError, &msg })
+}
+
+func (r reporter) Exited(code int, sig, note string) {
+	r.h.update(func(i *worker.Info) { i.Status, i.ExitCode = worker.StatusExited, &code })
+}
+
+func (r reporter) Activity(a worker.Activity) {
+	r.h.update(func(i *worker.Info) { i.Activity = &a })
+}
+
+func (r reporter) Size(cols, rows int) {
+	r.h.update(func(i *worker.Info) { i.Cols, i.Rows = cols, rows })
+}
+
+func (r reporter) Problem(msg string) { r.h.update(func(i *worker.Info) { i.Error = &msg }) }
+func (r reporter) Base(base string)   { r.h.update(func(i *worker.Info) { i.Base = base }) }
 
 func (h *harness) argsLog() string { return filepath.Join(h.dir, "args.log") }
 func (h *harness) flag() string    { return filepath.Join(h.dir, "fail") }

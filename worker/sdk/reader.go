@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/internal/claude"
 )
 
 // maxBatch bounds the entries of an imported batch (import.go); the
@@ -30,7 +30,7 @@ func (r *Runtime) consume(p *claude.Process, batches <-chan []claude.Line) {
 		// Lines taken are lines held: leave them with the driver (whose
 		// queue then fills and stops the CLI) while the publisher is
 		// behind.
-		r.inflight.wait()
+		r.journal.waitRoom()
 		lines, ok := <-batches
 		if !ok {
 			return
@@ -43,7 +43,7 @@ func (r *Runtime) consume(p *claude.Process, batches <-chan []claude.Line) {
 			continue
 		}
 		r.renderAll(es)
-		if err := r.produce(es); err != nil {
+		if err := r.journal.produce(es); err != nil {
 			return // stopped: Close is ending the process
 		}
 	}

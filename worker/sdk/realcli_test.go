@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/fakeapi"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
@@ -91,14 +91,14 @@ func TestRealNewConversationAndFollowUp(t *testing.T) {
 			t.Errorf("assistant html: %v", f.HTML)
 		}
 	}
-	if initSession != h.rt.ConversationID() {
-		t.Errorf("CLI session %q, want the conversation id %q", initSession, h.rt.ConversationID())
+	if initSession != h.rt.conv {
+		t.Errorf("CLI session %q, want the conversation id %q", initSession, h.rt.conv)
 	}
 
 	send(t, h, "second message")
 	a.until(func(f frame) bool { return isResult(f) && strings.Contains(string(f.raw), "second message") })
 	req := s.lastRequest(t)
-	if req.SessionID() != h.rt.ConversationID() || req.LastUserText() != "second message" ||
+	if req.SessionID() != h.rt.conv || req.LastUserText() != "second message" ||
 		!strings.Contains(allText(req), "hello there") {
 		t.Errorf("follow-up request: session %q, last %q, context:\n%s", req.SessionID(), req.LastUserText(), allText(req))
 	}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/agentdesk/agentdesk/internal/fakeapi"
-	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 )
 
 // The gap this import closes, with the real CLI: a chat turn in sdk
@@ -177,14 +177,17 @@ func waitSessionAnswer(t *testing.T, s *realSetup, conv, prompt string) {
 	deadline := time.After(waitFor)
 	for {
 		if path, ok := claude.FindSessionFile(cfg, s.cwd, conv); ok {
-			entries, err := claude.ReadSession(path)
+			found := false
+			_, err := claude.ScanSession(path, func(e claude.SessionEntry) error {
+				found = found || e.Type == "assistant" && e.Entrypoint == claude.EntrypointCLI &&
+					bytes.Contains(e.Message, []byte("Echo: "+prompt))
+				return nil
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range entries {
-				if e.Type == "assistant" && e.Entrypoint == claude.EntrypointCLI && bytes.Contains(e.Message, []byte("Echo: "+prompt)) {
-					return
-				}
+			if found {
+				return
 			}
 		}
 		select {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/worker/claude"
+	"github.com/agentdesk/agentdesk/internal/claude"
 )
 
 // sleeperCLI is a "CLI" that never gets past its start-up: it never answers
@@ -70,8 +70,8 @@ func TestLateExitKeepsNewerRecord(t *testing.T) {
 	h.rt.recordProcess(old)
 	h.rt.recordProcess(newer)
 	h.rt.forgetProcess(old)
-	if procs, _ := h.store.Processes(); procs["w1"].Pid != newer.Pid() {
-		t.Fatalf("record %+v, want the newer CLI %d", procs["w1"], newer.Pid())
+	if procs, _ := h.store.Processes(); procs["w1"].Pid != newer.Ident().Pid {
+		t.Fatalf("record %+v, want the newer CLI %d", procs["w1"], newer.Ident().Pid)
 	}
 	h.rt.forgetProcess(newer)
 	if procs, _ := h.store.Processes(); procs["w1"].Pid != 0 {

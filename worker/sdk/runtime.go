@@ -1,21 +1,8 @@
-// Package sdk is the sdk worker kind: Claude Code driven in stream-json
-// mode (worker/claude), shown as a chat.
-//
-// Every complete CLI line is given a uuid and a sequence number, stored in
-// the worker's message log and only then published to the tabs, so a
-// cursor a tab holds always exists on disk; stream_event deltas are
-// published at once and kept in memory for the running turn only. A tab
-// that attaches gets the stored history after its cursor, then the turn so
-// far, the pending permission requests and the activity, with nothing lost
-// or doubled at the seam (see Attach).
-//
-// The CLI starts at the first user message, with --session-id for a new
-// conversation and --resume afterwards (also after a crash of the CLI or a
-// restart of the server), so a restored worker costs nothing until used.
 package sdk
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,23 +10,23 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
-	"github.com/agentdesk/agentdesk/worker/hub"
 )
 
-// Runtime is the live part of one sdk worker. All its methods are safe for
-// concurrent use. Its goroutines (the publisher, the activity reporter, the
-// history import of a new worker and one reader per CLI process) end in
-// Stop.
+// Runtime is the live part of one sdk worker: the CLI process (its start,
+// the user messages sent to it, cancel, permission answers, the history
+// import) in front of the journal, which stores and publishes what comes
+// of it. All its methods are safe for concurrent use. Its goroutines (see
+// the package doc) end in Stop.
 type Runtime struct {
 	env      worker.Env
-	store    *persist.Store
-	wid      string
 	log      *slog.Logger
 	conv     string // the Claude conversation (session) id
 	readOnly bool   // a stopped worker: history only
+	journal  *journal
+	seen     *recentIDs // uuids lately stored, see stored
 
 	ctx    context.Context // bounds the CLI processes; cancelled by Stop
 	cancel context.CancelFunc
@@ -67,50 +54,23 @@ type Runtime struct {
 	recMu    sync.Mutex
 	recorded *claude.Process
 
-	seqMu    sync.Mutex // guards seq, epoch, queue (and sends on it) and qClosed (see produce)
-	seq      uint64
-	epoch    uint64     // numbering epoch, see rollback.go
-	queue    chan batch // nil while no publisher runs
-	qClosed  bool
-	inflight *budget    // frame bytes queued for the publisher
-	seen     *recentIDs // uuids lately stored, see stored
-
-	rbMu     sync.Mutex // guards rb
-	rb       *rollback  // set by the publisher, applied by produce
-	pubEpoch uint64     // the publisher's: batches of older epochs had to fail
-	rbErr    error      // the publisher's: why the last rollback happened
-
-	// pubMu guards the hub's publishing and what Attach snapshots with its
-	// subscription: every Publish happens under it.
-	pubMu    sync.Mutex
-	hub      *hub.Hub
-	cursor   uint64   // seq of the last published stored message
-	turn     [][]byte // stream_event frames of the message being streamed
-	turnSize int      // their bytes
-	turnCut  bool     // over maxTurnBytes: none kept until the message ends
-	inTurn   bool
-	pending  []*permission
-	activity worker.Activity
-
 	// imported is closed once the session file's history is in the log
 	// (or none is to be imported): user messages wait for it.
 	imported chan struct{}
 
-	// repMu guards the reporter: dirty when the activity changed since it
-	// last told the manager, reporting while it runs (see activityChanged).
-	repMu     sync.Mutex
-	dirty     bool
-	reporting bool
-
-	wg       sync.WaitGroup // publisher, activity reporter, history import
+	wg       sync.WaitGroup // the history import
 	readers  sync.WaitGroup // one per CLI process; Go only under mu while !stopped
 	stopOnce sync.Once
 	stopErr  error
 }
 
+// The abilities the server and the manager find by type assertion.
 var (
-	_ worker.Runtime    = (*Runtime)(nil)
-	_ worker.Attachable = (*Runtime)(nil)
+	_ worker.Runtime          = (*Runtime)(nil)
+	_ worker.Inputter         = (*Runtime)(nil)
+	_ worker.Canceller        = (*Runtime)(nil)
+	_ worker.MessageLister    = (*Runtime)(nil)
+	_ worker.ActivityReporter = (*Runtime)(nil)
 )
 
 // New is the worker.Factory of the sdk kind. It reads the log's last seq,
@@ -133,21 +93,15 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	}
 	r := &Runtime{
 		env:      env,
-		store:    env.Store,
-		wid:      env.Info.ID,
 		log:      env.Log,
 		readOnly: env.Info.Status == worker.StatusStopped,
-		seq:      last,
-		inflight: newBudget(maxInflight),
-		hub:      hub.New(last),
-		cursor:   last,
-		activity: worker.ActivityIdle,
 		imported: make(chan struct{}),
 		seen:     newRecentIDs(recentIDsLen),
 	}
 	if r.log == nil {
 		r.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	r.journal = newJournal(env.Store, env.Info.ID, last, r.log, r.reportActivity)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if id := env.Session.ClaudeSessionID; id != nil && *id != "" {
 		// The session already carries a conversation (this worker's, or
@@ -160,67 +114,60 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 			env.SetClaudeSession(r.conv)
 		}
 	}
-	// The publisher and the reporter start when there is work (produce,
-	// activityChanged) and end when it is done: an idle worker runs no
-	// goroutine and holds no queue.
+	// The journal's goroutines start when there is work and end when it
+	// is done: an idle worker runs no goroutine and holds no queue.
 	if r.resume && !r.readOnly && !env.Restored && last == 0 {
 		r.wg.Go(r.importHistory)
 	} else {
 		close(r.imported)
 	}
 	if !r.readOnly {
-		r.update(func(i *worker.Info) {
-			idle := worker.ActivityIdle
-			i.Status, i.Activity, i.Error = worker.StatusRunning, &idle, nil
-		})
+		r.reportRunning()
+		r.reportActivity(worker.ActivityIdle)
 	}
 	return r, nil
 }
 
-// ConversationID returns the Claude session id this worker drives.
-func (r *Runtime) ConversationID() string { return r.conv }
-
 // Activity returns the worker's activity as the tabs last saw it.
-func (r *Runtime) Activity() worker.Activity {
-	r.pubMu.Lock()
-	defer r.pubMu.Unlock()
-	return r.activity
+func (r *Runtime) Activity() worker.Activity { return r.journal.currentActivity() }
+
+// Attach opens a stream after the message whose uuid is after ("" means
+// from the start): the stored history up to the live cursor, history-end,
+// the running turn, the pending permission requests and the activity,
+// then the live frames, with nothing lost or doubled at the seam. An
+// unknown after replays everything after a reset frame.
+func (r *Runtime) Attach(ctx context.Context, after string) (*hub.Stream, error) {
+	return r.journal.attach(ctx, after)
 }
 
-func (r *Runtime) update(fn func(*worker.Info)) {
-	if r.env.Update != nil {
-		r.env.Update(fn)
+// Messages returns up to limit stored messages after the one whose uuid is
+// after ("" means from the start), oldest first, each an sdk-message frame
+// without "type", and whether more follow. limit <= 0 means
+// wire.PageDefault; it is capped at wire.PageMax. An unknown after is an
+// error wrapping worker.ErrNotFound. Every uuid returned is a valid Attach
+// cursor.
+func (r *Runtime) Messages(after string, limit int) ([]json.RawMessage, bool, error) {
+	return r.journal.messages(after, limit)
+}
+
+// The reports to the manager. A bare Env (benchmarks) has no reporter.
+
+func (r *Runtime) reportRunning() {
+	if r.env.Report != nil {
+		r.env.Report.Running()
 	}
 }
 
-// activityChanged tells the reporter, starting it if it is not running;
-// a change it has not reported yet covers this one too. Called by the
-// publisher only (whose goroutine keeps r.wg above zero).
-func (r *Runtime) activityChanged() {
-	r.repMu.Lock()
-	defer r.repMu.Unlock()
-	r.dirty = true
-	if !r.reporting {
-		r.reporting = true
-		r.wg.Go(r.reportActivity)
+func (r *Runtime) reportFailed(err error) {
+	if r.env.Report != nil {
+		r.env.Report.Failed(err)
 	}
 }
 
-// reportActivity passes activity changes to the manager until none is
-// left. env.Update writes to the database, so it runs here and not on the
-// publisher: a burst of changes costs one update with the latest state.
-func (r *Runtime) reportActivity() {
-	for {
-		r.repMu.Lock()
-		if !r.dirty {
-			r.reporting = false
-			r.repMu.Unlock()
-			return
-		}
-		r.dirty = false
-		r.repMu.Unlock()
-		a := r.Activity()
-		r.update(func(i *worker.Info) { i.Activity = &a })
+// reportActivity runs on the journal's reporter (and once in New).
+func (r *Runtime) reportActivity(a worker.Activity) {
+	if r.env.Report != nil {
+		r.env.Report.Activity(a)
 	}
 }
 
@@ -254,22 +201,10 @@ func (r *Runtime) stop(ctx context.Context) error {
 	r.sendMu.Lock()
 	r.sendMu.Unlock() // a barrier: no send is in flight past this point
 	r.readers.Wait()
-
-	r.seqMu.Lock()
-	r.qClosed = true
-	if r.queue != nil {
-		close(r.queue) // the publisher drains it and ends
-	}
-	r.seqMu.Unlock()
+	// A producer still running (the import, a late control call) gets
+	// errStopped from here on.
+	r.journal.close()
 	r.wg.Wait()
 	r.cancel()
-
-	// Kick the live tabs; later attachments get the history from a hub
-	// that never publishes.
-	r.pubMu.Lock()
-	old := r.hub
-	r.hub = hub.New(r.cursor)
-	r.pubMu.Unlock()
-	old.Close()
 	return err
 }

@@ -48,7 +48,7 @@ func TestTurnStoredInOrder(t *testing.T) {
 	if err := json.Unmarshal(decode(t, msgs[0].Data).Raw, &user); err != nil {
 		t.Fatal(err)
 	}
-	if user.Message.Role != "user" || user.Message.Content != "hello **world**" || user.SessionID != h.rt.ConversationID() || user.Timestamp == "" {
+	if user.Message.Role != "user" || user.Message.Content != "hello **world**" || user.SessionID != h.rt.conv || user.Timestamp == "" {
 		t.Errorf("user message: %+v", user)
 	}
 	if html := decode(t, msgs[2].Data).HTML["0"]; !strings.Contains(html, "<p>Echo: hello <strong>world</strong></p>") {
@@ -69,8 +69,8 @@ func TestTurnStoredInOrder(t *testing.T) {
 	h.waitInfo(func(i worker.Info) bool {
 		return i.Status == worker.StatusRunning && i.Activity != nil && *i.Activity == worker.ActivityIdle
 	})
-	if h.conv == "" || h.conv != h.rt.ConversationID() {
-		t.Errorf("conversation %q not recorded (%q)", h.rt.ConversationID(), h.conv)
+	if h.conv == "" || h.conv != h.rt.conv {
+		t.Errorf("conversation %q not recorded (%q)", h.rt.conv, h.conv)
 	}
 	if args := h.args(); len(args) != 1 || !strings.Contains(args[0], "--session-id "+h.conv) {
 		t.Errorf("CLI args %q, want one start with --session-id", args)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/claude"
 )
 
 // MaxUserMessage is the largest user message SendUser accepts, in bytes.
@@ -60,7 +60,7 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	defer r.setSending(false)
 	id := uuid.Must(uuid.NewV7()).String()
 	msg := userMessage(content, id, r.conv, time.Now())
-	if err := r.produceCommitted([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user"}}); err != nil {
+	if err := r.journal.produceCommitted([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user"}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
 	err := r.deliver(content)
@@ -122,7 +122,7 @@ func (r *Runtime) setSending(on bool) {
 
 // endTurn ends a turn the CLI never ran: the activity goes back to idle.
 func (r *Runtime) endTurn() {
-	if err := r.produce([]entry{{kind: kExit}}); err != nil {
+	if err := r.journal.produce([]entry{{kind: kExit}}); err != nil {
 		r.log.Debug("end turn after stop", "err", err)
 	}
 }

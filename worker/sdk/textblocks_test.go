@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/fakeclaude/fakeclaudetest"
-	"github.com/agentdesk/agentdesk/worker/markdown"
+	"github.com/agentdesk/agentdesk/internal/markdown"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 )
 
 // renderHTMLReference is renderHTML as it was before textBlocks: a full

@@ -3,8 +3,8 @@ package terminal
 import (
 	"strings"
 
+	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/childproc"
 )
 
 // command is the worker's command, else the user's $SHELL, else /bin/sh.
@@ -19,8 +19,8 @@ func command(env worker.Env) []string {
 	return []string{"/bin/sh"}
 }
 
-// childEnv is base with the terminal type xterm.js emulates; ptyproc adds
-// the worker's marker and removes agentdesk's own variables.
+// childEnv is base with the terminal type xterm.js emulates; internal/pty
+// adds the worker's marker and removes agentdesk's own variables.
 func childEnv(base []string) []string {
 	return childproc.Env(base, "", "TERM=xterm-256color", "COLORTERM=truecolor")
 }

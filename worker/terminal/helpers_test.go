@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/agentdesk/agentdesk/internal/ptytest"
+	"github.com/agentdesk/agentdesk/internal/testkit/ptytest"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/terminal"
@@ -32,7 +32,7 @@ func openStore(t *testing.T) *persist.Store {
 	return s
 }
 
-// fixture is a terminal worker with a fake manager: Update applies to info.
+// fixture is a terminal worker with a fake manager: reports apply to info.
 type fixture struct {
 	store *persist.Store
 	cwd   string
@@ -58,13 +58,56 @@ func (f *fixture) env(restored bool) worker.Env {
 		}},
 		Log:      slog.New(slog.DiscardHandler),
 		Restored: restored,
-		Update: func(fn func(*worker.Info)) {
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			fn(&f.info)
-		},
+		Report:   reports{f},
 	}
 }
+
+// reports is the fixture's worker.Reporter: each report changes info as
+// the manager's does.
+type reports struct{ f *fixture }
+
+var _ worker.Reporter = reports{}
+
+func (r reports) apply(fn func(*worker.Info)) {
+	r.f.mu.Lock()
+	defer r.f.mu.Unlock()
+	fn(&r.f.info)
+}
+
+func (r reports) Running() {
+	r.apply(func(i *worker.Info) { i.Status, i.Error, i.ExitCode = worker.StatusRunning, nil, nil })
+}
+
+func (r reports) Failed(err error) {
+	msg := err.Error()
+	r.apply(func(i *worker.Info) { i.Status, i.Error = worker.StatusError, &msg })
+}
+
+func (r reports) Exited(code int, sig, note string) {
+	r.apply(func(i *worker.Info) {
+		i.Status, i.ExitCode, i.Error = worker.StatusExited, &code, nil
+		if sig != "" {
+			i.ExitCode = nil
+		}
+		if note != "" {
+			i.Error = &note
+		}
+	})
+}
+
+func (r reports) Size(cols, rows int) { r.apply(func(i *worker.Info) { i.Cols, i.Rows = cols, rows }) }
+
+func (r reports) Problem(msg string) {
+	r.apply(func(i *worker.Info) {
+		i.Error = nil
+		if msg != "" {
+			i.Error = &msg
+		}
+	})
+}
+
+func (r reports) Activity(a worker.Activity) { r.apply(func(i *worker.Info) { i.Activity = &a }) }
+func (r reports) Base(string)                {}
 
 func (f *fixture) snapshot() worker.Info {
 	f.mu.Lock()
@@ -73,14 +116,14 @@ func (f *fixture) snapshot() worker.Info {
 }
 
 // start builds the runtime; the test stops it at cleanup.
-func (f *fixture) start(t *testing.T, restored bool) *terminal.Terminal {
+func (f *fixture) start(t *testing.T, restored bool) *terminal.Runtime {
 	t.Helper()
 	rt, err := terminal.New(t.Context(), f.env(restored))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = rt.Stop(t.Context()) })
-	return rt.(*terminal.Terminal)
+	return rt.(*terminal.Runtime)
 }
 
 // waitInfo polls the worker until cond holds.
@@ -106,7 +149,7 @@ func poll(t *testing.T, cond func() bool) {
 // client is one attached stream's view: output bytes and control frames.
 type client = ptytest.Client
 
-func attach(t *testing.T, tm *terminal.Terminal, cursor string) *client {
+func attach(t *testing.T, tm *terminal.Runtime, cursor string) *client {
 	t.Helper()
 	return ptytest.Attach(t, tm.Attach, cursor)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/worker/terminal"
 )
 
-func input(t *testing.T, tm *terminal.Terminal, s string) {
+func input(t *testing.T, tm *terminal.Runtime, s string) {
 	t.Helper()
 	frame := fmt.Sprintf(`{"type":"input","data":%q}`, s)
 	if _, err := tm.HandleClient(t.Context(), []byte(frame)); err != nil {
@@ -259,7 +259,7 @@ func TestChildEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = rt.Stop(t.Context()) })
-	c := attach(t, rt.(*terminal.Terminal), "")
+	c := attach(t, rt.(*terminal.Runtime), "")
 	c.Until(t, waitFor, func(c *client) bool { return c.Has("==END==") })
 	out := c.Out.String()
 	if regexp.MustCompile(`AGENTDESK_(TOKEN|ADDR)`).MatchString(out) || !strings.Contains(out, "AGENTDESK_WORKER=w1/run1\r\n") {

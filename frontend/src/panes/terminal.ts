@@ -9,7 +9,8 @@
 // until the replay's history-end (and the replayed bytes are parsed), and
 // whatever xterm emits while it parses replayed bytes is dropped. A stopped
 // pty-agent worker (its conversation moved to another worker) is read-only.
-// The header, the starting cover and the key bar are in term-chrome.ts.
+// The header, the starting cover and the key bar are in term-chrome.ts, the
+// exit line in term-banner.ts.
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
@@ -20,7 +21,8 @@ import type { Session, TerminalFrame, Worker } from '../types';
 import { ReconnectingSocket, wsUrl, type SocketState } from '../ws';
 import { OutputCursor, parseOutputFrame } from './output-cursor';
 import { registerPane, type Pane, type PaneContext } from './registry';
-import { socketStatus, TermChrome } from './term-chrome';
+import { exitText, paneStatus, TermBanner, type ExitStatus } from './term-banner';
+import { TermChrome } from './term-chrome';
 import { terminalOptions, terminalTheme } from './terminal-theme';
 
 /** Input typed before the socket opens is kept up to this many characters. */
@@ -31,7 +33,7 @@ class TerminalPane implements Pane {
   readonly el: HTMLElement;
   private readonly host: HTMLElement;
   private readonly chrome: TermChrome;
-  private readonly banner: HTMLElement;
+  private readonly banner = new TermBanner();
   private readonly term = new Terminal(terminalOptions(activeTheme()));
   private readonly unsubscribeTheme: () => void;
   private readonly fit = new FitAddon();
@@ -45,7 +47,7 @@ class TerminalPane implements Pane {
   private replayWrites = 0;
   private exited = false;
   private pending = '';
-  private lastExit: { code: number | null; signal: string | number | null } = { code: null, signal: null };
+  private lastExit: ExitStatus = { code: null, signal: null };
   private worker: Worker;
 
   constructor(private readonly ctx: PaneContext) {
@@ -56,9 +58,8 @@ class TerminalPane implements Pane {
       focus: () => this.term.focus(),
     });
     this.host = h('div', { class: 'term-host' });
-    this.banner = h('div', { class: 'term-banner', hidden: true });
     this.el = h('div', { class: 'pane pane-terminal', hidden: true },
-      this.chrome.bar, h('div', { class: 'term-body' }, this.host, this.chrome.cover), this.banner, this.chrome.keybar.el);
+      this.chrome.bar, h('div', { class: 'term-body' }, this.host, this.chrome.cover), this.banner.el, this.chrome.keybar.el);
     this.el.dataset.workerId = ctx.worker.id;
     this.term.loadAddon(this.fit);
     this.term.onData((data) => this.input(this.chrome.keybar.transform(data)));
@@ -80,8 +81,7 @@ class TerminalPane implements Pane {
     this.chrome.started();
     this.term.options.disableStdin = true;
     this.el.dataset.readonly = 'true';
-    this.banner.replaceChildren('Stopped (read-only): this terminal no longer drives the conversation — use Back to chat / Open in terminal.');
-    this.banner.hidden = false;
+    this.banner.show('Stopped (read-only): this terminal no longer drives the conversation — use Back to chat / Open in terminal.');
   }
 
   show(): void {
@@ -236,8 +236,7 @@ class TerminalPane implements Pane {
         // e.g. the program could not start: say it in the banner, where there is room.
         this.chrome.started();
         this.setStatus('error', 'error');
-        this.banner.replaceChildren(f.message);
-        this.banner.hidden = false;
+        this.banner.show(f.message);
         break;
       default:
         break; // activity reaches the app through /ws/app
@@ -245,15 +244,7 @@ class TerminalPane implements Pane {
   }
 
   private renderState(s: SocketState): void {
-    if (this.exited && (s === 'stopped' || s === 'open')) {
-      this.setStatus('exited', 'exited');
-      return;
-    }
-    if (this.readOnly && !this.replaying) {
-      this.setStatus('stopped (read-only)', 'exited');
-      return;
-    }
-    const [text, state] = socketStatus(s, this.replaying);
+    const [text, state] = paneStatus(s, this.exited, this.readOnly, this.replaying);
     this.setStatus(text, state);
   }
 
@@ -273,26 +264,14 @@ class TerminalPane implements Pane {
     this.renderState(this.socket?.state ?? 'stopped');
   }
 
-  /** "[process exited with code N]" (plus the worker's error, e.g. after a server restart) and Restart. */
   private renderBanner(): void {
-    const { code, signal } = this.lastExit;
-    let what = 'exited';
-    if (signal !== null && signal !== undefined && signal !== '') what = `killed by signal ${signal}`;
-    else if (code !== null && code !== undefined) what = `exited with code ${code}`;
-    const text = `[process ${what}]${this.worker.error ? ` ${this.worker.error}` : ''}`;
-    if (!this.banner.hidden && this.banner.firstChild?.textContent === text) return; // keep the button's focus
-    const children: (HTMLElement | string)[] = [text];
-    if (this.worker.kind === 'terminal') {
-      children.push(' — ', h('button', { class: 'btn btn-small', type: 'button', onClick: () => void this.restart() }, 'Restart'));
-    }
-    this.banner.replaceChildren(...children);
-    this.banner.hidden = false;
+    const restart = this.worker.kind === 'terminal' ? () => void this.restart() : undefined;
+    this.banner.show(exitText(this.lastExit, this.worker), restart);
   }
 
   private clearExit(): void {
     this.exited = false;
-    this.banner.hidden = true;
-    this.banner.replaceChildren();
+    this.banner.clear();
   }
 
   private async restart(): Promise<void> {
@@ -305,8 +284,7 @@ class TerminalPane implements Pane {
       this.term.focus();
     } catch (err) {
       this.setStatus('restart failed', 'error');
-      this.banner.replaceChildren(`Could not restart the terminal: ${errorMessage(err)}`);
-      this.banner.hidden = false;
+      this.banner.show(`Could not restart the terminal: ${errorMessage(err)}`);
     }
   }
 

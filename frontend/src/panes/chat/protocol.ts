@@ -109,3 +109,13 @@ export function blocksOf(m: CliMessage): Block[] {
   if (typeof c === 'string') return [{ type: 'text', text: c }];
   return Array.isArray(c) ? c.filter(isObject) : [];
 }
+
+/** Whether the tool_result for id in user line m is a refusal (a person's deny or a rule). */
+export function deniedByPermission(m: CliMessage, id: string): boolean {
+  const meta = Array.isArray(m.tool_result_meta) ? m.tool_result_meta : [];
+  for (const x of meta) {
+    if (!isObject(x) || x.id !== id) continue;
+    return str(x.permission_decision, 'decision') === 'reject';
+  }
+  return false;
+}

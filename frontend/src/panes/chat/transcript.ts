@@ -7,7 +7,7 @@
 import { ChunkedLog } from './chunks';
 import type { StoredMessage } from './history';
 import { LiveStream } from './live';
-import { blocksOf, isObject, num, str, type Block, type CliMessage } from './protocol';
+import { blocksOf, deniedByPermission, num, str, type Block, type CliMessage } from './protocol';
 import { WorkQueue } from './queue';
 import {
   note, renderApiError, renderConfigDenied, renderInit, renderResult, renderRetry, renderText,
@@ -289,14 +289,4 @@ export class Transcript {
     this.log.tail().append(el);
     return el;
   }
-}
-
-/** Whether the tool_result for id in user line m is a refusal (a person's deny or a rule). */
-function deniedByPermission(m: CliMessage, id: string): boolean {
-  const meta = Array.isArray(m.tool_result_meta) ? m.tool_result_meta : [];
-  for (const x of meta) {
-    if (!isObject(x) || x.id !== id) continue;
-    return str(x.permission_decision, 'decision') === 'reject';
-  }
-  return false;
 }

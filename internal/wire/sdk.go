@@ -1,0 +1,33 @@
+package wire
+
+import "encoding/json"
+
+// Frame types a tab sends on an sdk worker's socket (API.md).
+const (
+	TypeUserMessage        = "user-message"
+	TypeCancel             = "cancel"
+	TypePermissionResponse = "permission-response"
+	TypeRequestHistory     = "request-history"
+)
+
+// Permission is what a permission-request frame carries: a tool call (an
+// AskUserQuestion too) waiting for a person's answer.
+type Permission struct {
+	RequestID               string          `json:"requestId"`
+	ToolName                string          `json:"toolName"`
+	Input                   json.RawMessage `json:"input"` // a JSON object
+	Description             string          `json:"description"`
+	ToolUseID               string          `json:"toolUseId,omitempty"`
+	PermissionSuggestions   json.RawMessage `json:"permissionSuggestions,omitempty"`
+	BlockedPath             string          `json:"blockedPath,omitempty"`
+	RequiresUserInteraction *bool           `json:"requiresUserInteraction,omitempty"`
+}
+
+// PermissionRequest is {"type":"permission-request","requestId",…}. It
+// fails only when Input or PermissionSuggestions is not valid JSON.
+func PermissionRequest(p Permission) ([]byte, error) {
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		Permission
+	}{TypePermissionRequest, p})
+}

@@ -1,0 +1,37 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// The optional abilities of a Runtime, which the server (REST endpoints)
+// and the manager (Switch) find with a type assertion. A kind that has one
+// says so at build time: var _ worker.Differ = (*Runtime)(nil).
+type (
+	// Inputter takes a user message (POST …/input).
+	Inputter interface {
+		SendUser(ctx context.Context, content string) error
+	}
+	// Canceller interrupts the running turn (POST …/cancel, a forced
+	// switch); false when none ran.
+	Canceller interface {
+		Cancel(ctx context.Context) (bool, error)
+	}
+	// MessageLister pages through the stored messages (GET …/messages):
+	// at most limit after the message uuid after ("" from the oldest), and
+	// whether more follow.
+	MessageLister interface {
+		Messages(after string, limit int) ([]json.RawMessage, bool, error)
+	}
+	// Differ computes a diff now (GET …/diff): the whole diff, or one file
+	// in full when path is not "".
+	Differ interface {
+		Diff(ctx context.Context, path string) (any, error)
+	}
+	// ActivityReporter is an agent runtime that knows whether a turn runs
+	// (Switch refuses to interrupt one unless forced).
+	ActivityReporter interface {
+		Activity() Activity
+	}
+)

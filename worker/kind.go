@@ -1,0 +1,95 @@
+package worker
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/persist"
+)
+
+// Runtime is the live part of a worker of some kind: it serves the
+// worker's WebSocket and stops. The manager holds one per worker for as
+// long as the worker exists (also when its process has exited, so that its
+// history can still be read). Every kind defines its own frames (API.md);
+// the server only moves bytes. Further abilities (input, cancel, history,
+// diffs) are methods that callers find with a type assertion on the small
+// interfaces they define.
+type Runtime interface {
+	// Attach opens a stream starting after cursor, the raw value of the
+	// socket's query parameter (sdk: "after" uuid; PTY kinds: "offset";
+	// "" means from the oldest kept). An unknown cursor is not an error:
+	// the replay then starts with whatever reset/truncated frame the kind's
+	// protocol defines.
+	Attach(ctx context.Context, cursor string) (*hub.Stream, error)
+	// HandleClient handles one text frame from a client. A frame that is
+	// malformed or of an unknown type returns an error wrapping ErrInvalid
+	// (the server answers with an invalid_message error frame and keeps
+	// the connection). A frame that asks for a fresh replay
+	// (request-history) returns the new Stream; the server then sends it
+	// in place of the current one.
+	HandleClient(ctx context.Context, data []byte) (*hub.Stream, error)
+	// Stop ends the worker's processes and waits for them and for every
+	// goroutine the runtime owns. It must be safe to call more than once.
+	// The worker's status is the manager's then: it drops every report the
+	// runtime makes from the moment it decided to stop it.
+	Stop(ctx context.Context) error
+}
+
+// Factory builds the runtime of one worker kind. It returns quickly: a
+// slow start-up continues in the runtime's own goroutines and reports
+// through Env.Report.
+type Factory func(ctx context.Context, env Env) (Runtime, error)
+
+// Validator checks the options of a new worker of its kind before anything
+// of it is stored or broadcast: an error (one wrapping ErrInvalid, or a
+// CodeError, for the caller to see) refuses the request, which then
+// changes nothing. Env.Report is nil: a validator only looks. A kind
+// registers one when its factory could refuse options (a git-diff base
+// that does not resolve); the factory may still fail, and the worker is
+// then shown in status error.
+type Validator func(ctx context.Context, env Env) error
+
+// Env is what a Factory (or a Validator) gets.
+type Env struct {
+	Info    Info           // the worker as stored
+	Session Session        // its session (Workers not filled in)
+	Store   *persist.Store // the worker's logs and output live here
+	Config  Config
+	Log     *slog.Logger
+	// Restored is true when the worker comes back from storage after a
+	// server restart rather than being created now.
+	Restored bool
+	// Report tells the manager what happened to the worker (Reporter).
+	Report Reporter
+	// SetClaudeSession records the session's Claude conversation id (a
+	// new conversation: not started).
+	SetClaudeSession func(id string)
+	// ConversationStarted records that a CLI got a message of the
+	// session's conversation (Session.ClaudeSessionStarted). Safe to call
+	// from any goroutine; may be nil.
+	ConversationStarted func()
+	// Marker is the AGENTDESK_WORKER value every child of the worker gets
+	// (childproc.Env): it finds them again, wherever they moved, after a
+	// crash and when the worker is stopped.
+	Marker string
+}
+
+// RecordProcess records the worker's running process with its identity, so
+// that a start after a crash can end it and nothing else. Call it right
+// after the process started, before waiting on it for anything.
+func (e Env) RecordProcess(id childproc.Ident) error {
+	return e.Store.PutProcess(e.Info.ID, persist.Process{Pid: id.Pid, Start: id.Start, Marker: id.Marker})
+}
+
+// CursorParam is the query parameter that carries the cursor for a kind.
+func CursorParam(k Kind) string {
+	switch k {
+	case KindSDK:
+		return "after"
+	case KindTerminal, KindPTYAgent:
+		return "offset"
+	}
+	return ""
+}

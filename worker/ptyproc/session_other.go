@@ -1,7 +1,0 @@
-//go:build !linux
-
-package ptyproc
-
-// sessionMembers is not implemented outside Linux: Stop then reaches the
-// child's process group only.
-func sessionMembers(int) []int { return nil }
