@@ -207,16 +207,22 @@ func checkResumes(t *testing.T, s *server, w ids, seen []message) {
 	t.Helper()
 	r := recordSDK(s.dial("/ws" + w.sdkPath() + afterQuery(seen)))
 	defer r.close()
+	// The replay may hold the rest of the turn the last crash cut (stored,
+	// never received), its result too: our message goes in only after the
+	// replay ended, so the reply is what follows the user message it adds.
+	if !r.waitFor(guard, func([]message, int, []string) bool { return r.saw("history-end") }) {
+		t.Fatal("no history-end after the crash")
+	}
+	before, _, _ := r.snapshot()
+	users := count(before, "user")
 	s.mustJSON("POST", "/api"+w.sdkPath()+"/input", `{"content":"after the last crash"}`, 202, nil)
 	ok := r.waitFor(guard, func(msgs []message, results int, errs []string) bool {
-		return results > 0 && msgs[len(msgs)-1].Type == "result"
+		return count(msgs, "user") > users && msgs[len(msgs)-1].Type == "result"
 	})
 	msgs, _, errs := r.snapshot()
 	if !ok {
 		t.Fatalf("no reply after the crash: %d messages, errors %v; stderr:\n%s", len(msgs), errs, s.stderr)
 	}
-	// The replay may also hold the rest of the turn the last crash cut
-	// (stored, never received): the reply is what follows our message.
 	last := 0
 	for i, m := range msgs {
 		if m.Type == "user" {
