@@ -2,7 +2,7 @@
 // playwright-core), and helpers that read the page with bounded waits.
 import { chromium } from 'playwright-core';
 
-export const waitMs = 15_000;
+export const waitMs = 30_000;
 
 export function launchBrowser() {
   return chromium.launch({
