@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
+	"github.com/agentdesk/agentdesk/worker/workertest"
 )
 
 const waitFor = 2 * time.Minute
@@ -118,7 +119,7 @@ func (f *fixture) env(restored bool) worker.Env {
 	return worker.Env{
 		Info: f.info, Session: f.sess, Store: f.store, Config: f.cfg,
 		Log: slog.New(slog.DiscardHandler), Restored: restored,
-		Report: reports{f},
+		Report: workertest.Reporter{Mu: &f.mu, Info: &f.info},
 		SetClaudeSession: func(id string) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
