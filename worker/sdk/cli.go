@@ -121,7 +121,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	if stopped || r.sendCancelled() {
 		cancel()
 	}
-	_, err = p.Initialize(ictx)
+	caps, err := p.Initialize(ictx)
 	r.mu.Lock()
 	r.abortInit = nil
 	r.mu.Unlock()
@@ -131,6 +131,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 		r.forgetProcess(p)
 		return nil, &startError{err: fmt.Errorf("initialize claude: %w", err), stderr: p.Stderr()}
 	}
+	r.setCapabilities(caps)
 	return p, nil
 }
 

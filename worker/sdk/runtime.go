@@ -39,8 +39,9 @@ type Runtime struct {
 	proc      *claude.Process
 	resume    bool // the conversation exists: start with --resume
 	stopped   bool
-	abortInit context.CancelFunc // cancels an Initialize in flight
-	started   bool               // the conversation is recorded as started
+	abortInit context.CancelFunc   // cancels an Initialize in flight
+	started   bool                 // the conversation is recorded as started
+	caps      *worker.Capabilities // the last CLI's initialize answer
 
 	// cancelMu orders Cancel against the write of a user message to the
 	// CLI: a Cancel that comes first keeps the message from the CLI, one
