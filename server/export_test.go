@@ -48,7 +48,9 @@ func TestRealExport(t *testing.T) {
 		t.Fatalf("disposition: %q", md.header.Get("Content-Disposition"))
 	}
 
-	var page struct{ Messages []struct{ Message json.RawMessage } }
+	var page struct {
+		Messages []struct{ Message json.RawMessage }
+	}
 	e.do("GET", base+"/messages?limit=5000", nil).json(t, &page)
 	raw := e.do("GET", base+"/export?format=jsonl", nil)
 	lines := strings.Split(strings.TrimSuffix(string(raw.body), "\n"), "\n")
