@@ -120,6 +120,7 @@ func (s *Server) routes() {
 	api.GET("/git", s.inspectRepo)
 	s.capabilityRoutes(api)
 	s.exportRoutes(api)
+	s.claudeSessionRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

@@ -18,6 +18,11 @@ func (s *Server) createSession(c echo.Context) error {
 	if err := bind(c, &req); err != nil {
 		return err
 	}
+	if req.ClaudeSessionID != "" {
+		if err := s.checkAdoptable(req); err != nil {
+			return err
+		}
+	}
 	sess, err := s.mgr.CreateSession(c.Request().Context(), req)
 	if err != nil {
 		return err

@@ -92,6 +92,9 @@ func NewManager(o Options) *Manager {
 	}
 }
 
+// Config returns the server-wide settings the workers run with.
+func (m *Manager) Config() Config { return m.cfg }
+
 // Supports reports whether workers of kind k can be created.
 func (m *Manager) Supports(k Kind) bool { _, ok := m.factories[k]; return ok }
 

@@ -25,6 +25,10 @@ type CreateSessionRequest struct {
 	Repo     string `json:"repo"`
 	Branch   string `json:"branch"`
 	Worktree bool   `json:"worktree"`
+	// ClaudeSessionID adopts a conversation the CLI already holds (one
+	// started in a terminal): the session's agent worker imports it and
+	// the next message resumes it. The edge checks that its file exists.
+	ClaudeSessionID string `json:"claudeSessionId"`
 }
 
 const maxTitle = 200
@@ -108,6 +112,10 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	}
 	now := m.now()
 	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt}}
+	if id := req.ClaudeSessionID; id != "" {
+		// An adopted conversation has begun: its agent workers resume it.
+		st.s.ClaudeSessionID, st.s.ClaudeSessionStarted = &id, true
+	}
 	if err := m.addSession(st); err != nil {
 		return Session{}, err
 	}
@@ -175,6 +183,16 @@ func (m *Manager) RenameSession(id, title string) (Session, error) {
 func (m *Manager) addSession(st *sessionState) error {
 	m.commitMu.Lock()
 	defer m.commitMu.Unlock()
+	// commitMu orders every change: no other session takes the
+	// conversation between this check and the commit.
+	if id := st.s.ClaudeSessionID; id != nil {
+		m.mu.RLock()
+		other := m.sessionWithConversation(*id)
+		m.mu.RUnlock()
+		if other != "" {
+			return fmt.Errorf("the Claude conversation %s is already open in session %s: %w", *id, other, ErrConflict)
+		}
+	}
 	if err := m.putSession(st.s); err != nil {
 		return err
 	}
@@ -186,6 +204,17 @@ func (m *Manager) addSession(st *sessionState) error {
 	m.sessions[st.s.ID] = st
 	m.publish(sessionCreated(st.snapshot()))
 	return nil
+}
+
+// sessionWithConversation returns the session that holds the Claude
+// conversation id, "" for none. The caller holds m.mu.
+func (m *Manager) sessionWithConversation(id string) string {
+	for sid, st := range m.sessions {
+		if c := st.s.ClaudeSessionID; c != nil && *c == id {
+			return sid
+		}
+	}
+	return ""
 }
 
 // DeleteOptions say what else goes with a deleted session.

@@ -1,0 +1,96 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/claudesessions"
+	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker"
+)
+
+// procRoot is where the processes that may write a session file are
+// found.
+const procRoot = "/proc"
+
+// claudeSessionRoutes list the conversations the CLI already holds, for
+// adoption (docs/api-extensions.md, "Adopt existing sessions").
+func (s *Server) claudeSessionRoutes(api *echo.Group) {
+	api.GET("/claude/projects", s.claudeProjects)
+	api.GET("/claude/sessions", s.claudeSessions)
+}
+
+// claudeConfigDir is where the agent workers' CLI keeps its sessions.
+func (s *Server) claudeConfigDir() string {
+	cfg := s.mgr.Config()
+	return claude.ConfigDir(claude.ChildEnv(cfg.ChildEnv, cfg.ClaudeConfigDir))
+}
+
+func (s *Server) claudeProjects(c echo.Context) error {
+	ps, err := claudesessions.Projects(s.claudeConfigDir())
+	if err != nil {
+		return fmt.Errorf("list Claude projects: %w", err)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"projects": ps})
+}
+
+// adoptable is a listed conversation, with the agentdesk session that
+// holds it already, if any.
+type adoptable struct {
+	claudesessions.Summary
+	AgentdeskSessionID *string `json:"agentdeskSessionId"`
+}
+
+func (s *Server) claudeSessions(c echo.Context) error {
+	cwd := c.QueryParam("cwd")
+	if !filepath.IsAbs(cwd) {
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, "cwd: must be the absolute path of a project directory")
+	}
+	ss, err := claudesessions.Sessions(s.claudeConfigDir(), filepath.Clean(cwd))
+	if err != nil {
+		return fmt.Errorf("list Claude sessions: %w", err)
+	}
+	claudesessions.MarkLive(ss, procRoot, time.Now())
+	held := map[string]string{}
+	for _, sess := range s.mgr.Sessions() {
+		if id := sess.ClaudeSessionID; id != nil {
+			held[*id] = sess.ID
+		}
+	}
+	out := make([]adoptable, len(ss))
+	for i, sum := range ss {
+		out[i] = adoptable{Summary: sum}
+		if sid, ok := held[sum.ID]; ok {
+			out[i].AgentdeskSessionID = &sid
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"sessions": out})
+}
+
+// checkAdoptable refuses to adopt a conversation whose file is not there,
+// or which a claude process is writing now: agentdesk never writes a
+// session file another process writes.
+func (s *Server) checkAdoptable(req worker.CreateSessionRequest) error {
+	id := req.ClaudeSessionID
+	path, ok := claude.FindSessionFile(s.claudeConfigDir(), req.Cwd, id)
+	if !ok {
+		return newError(http.StatusNotFound, wire.CodeNotFound,
+			fmt.Sprintf("No Claude Code conversation %q was found; list them with GET /api/claude/sessions?cwd=…", id))
+	}
+	sum, err := claudesessions.Summarize(path)
+	if err != nil {
+		return fmt.Errorf("read the conversation to adopt: %w", err)
+	}
+	live := []claudesessions.Summary{sum}
+	claudesessions.MarkLive(live, procRoot, time.Now())
+	if live[0].Live {
+		return newError(http.StatusConflict, wire.CodeConflict,
+			"A claude process is writing this conversation now; open it here once that process has ended.")
+	}
+	return nil
+}
