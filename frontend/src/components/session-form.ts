@@ -6,6 +6,7 @@
 import { ApiError, errorMessage, type Api } from '../api';
 import { h } from '../dom';
 import type { AgentKind, CreateSessionInput, Session } from '../types';
+import { OpenExisting } from './open-existing';
 
 /** Typing pause (ms) before asking whether the directory is a repository. */
 const inspectDelayMs = 300;
@@ -46,13 +47,14 @@ export class SessionForm {
     this.error = h('p', { class: 'form-error', role: 'alert', id: 'ns-error' });
     this.submit = h('button', { class: 'btn btn-primary', type: 'submit' }, 'Create');
     const cancel = h('button', { class: 'btn', type: 'button', onClick: () => this.close(true) }, 'Cancel');
+    const existing = h('button', { class: 'btn btn-link open-existing-btn', type: 'button', onClick: () => this.openExisting() }, 'Open existing…');
     this.form = h('form', { class: 'new-session-form', id: 'new-session-form', hidden: true, 'aria-label': 'New session' },
       h('label', { for: 'ns-cwd' }, 'Directory'), this.cwd,
       this.worktreeBox,
       h('label', { for: 'ns-title' }, 'Title'), this.title,
       h('label', { for: 'ns-agent' }, 'Agent'), this.agent,
       this.error,
-      h('div', { class: 'form-actions' }, this.submit, cancel));
+      h('div', { class: 'form-actions' }, this.submit, cancel, existing));
     this.el = h('div', { class: 'new-session' }, this.toggle, this.form);
     this.wire();
   }
@@ -68,6 +70,12 @@ export class SessionForm {
     this.error.textContent = '';
     this.toggle.setAttribute('aria-expanded', 'false');
     if (focusToggle) this.toggle.focus();
+  }
+
+  /** The dialog of conversations the CLI already holds; one picked opens as a new session. */
+  private openExisting(): void {
+    this.close(false);
+    void new OpenExisting(this.api, (s) => this.onCreated(s)).open();
   }
 
   private wire(): void {
