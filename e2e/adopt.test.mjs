@@ -4,9 +4,9 @@
 // project, finds the conversation by its first prompt, opens it, sees the
 // earlier turn and sends a message that the resumed conversation answers.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,8 @@ describe('opening an existing Claude Code conversation', { timeout: 300_000 }, (
   let browser;
   let work;
   const conv = randomUUID();
+  const liveConv = randomUUID();
+  let env;
 
   before(async () => {
     await access(claudeBin);
@@ -35,8 +37,9 @@ describe('opening an existing Claude Code conversation', { timeout: 300_000 }, (
     work = path.join(tmp, 'terminal-project');
     await mkdir(work);
     // The conversation a person had in a terminal, in the same config.
-    const env = { PATH: process.env.PATH, HOME: server.home, ...opts.env(server.home) };
+    env = { PATH: process.env.PATH, HOME: server.home, ...opts.env(server.home) };
     await promisify(execFile)(claudeBin, ['-p', 'remember the word heron', '--session-id', conv], { cwd: work, env, timeout: 120_000 });
+    await promisify(execFile)(claudeBin, ['-p', 'a conversation still open in a terminal', '--session-id', liveConv], { cwd: work, env, timeout: 120_000 });
     browser = await launchBrowser();
   });
 
@@ -90,4 +93,37 @@ describe('opening an existing Claude Code conversation', { timeout: 300_000 }, (
       await page.close();
     });
   }
+
+  test('a conversation another claude still writes opens read-only, and is taken over when it stops', async () => {
+    // A process named claude that holds the conversation, as a terminal's would.
+    const fake = path.join(tmp, 'bin', 'claude');
+    await mkdir(path.dirname(fake), { recursive: true });
+    await writeFile(fake, '#!/bin/sh\nread x\n');
+    await chmod(fake, 0o755);
+    const other = spawn(fake, ['--resume', liveConv], { cwd: work, stdio: ['pipe', 'ignore', 'ignore'] });
+    const otherEnded = new Promise((resolve) => other.once('exit', resolve));
+    try {
+      const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+      await signIn(page, server);
+      await page.locator('.new-session-btn').click();
+      await page.getByRole('button', { name: 'Open existing…' }).click();
+      const dialog = page.locator('dialog.open-existing');
+      await dialog.locator('.oe-item', { hasText: 'terminal-project' }).click({ timeout: waitMs });
+      const row = dialog.locator('.oe-item', { hasText: 'still open in a terminal' });
+      await row.locator('.oe-live').waitFor({ timeout: waitMs });
+      await row.click();
+      const chat = page.locator('.pane-chat:not([hidden])');
+      await chat.locator('.chat-watch').first().waitFor({ timeout: waitMs });
+      assert.ok(await chat.locator('.chat-input').isDisabled(), 'the composer is read-only while the other process writes');
+      if (process.env.SHOTS_DIR) await page.screenshot({ path: path.join(process.env.SHOTS_DIR, 'adopt-watching-1280.png') });
+      other.stdin.end();
+      await otherEnded;
+      await chat.locator('.chat-watch', { hasText: 'continues here' }).waitFor({ timeout: waitMs });
+      await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .chat-input')?.disabled === false, null, { timeout: waitMs });
+      await page.close();
+    } finally {
+      other.stdin.end();
+    }
+  });
 });
+

@@ -72,25 +72,14 @@ func (s *Server) claudeSessions(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"sessions": out})
 }
 
-// checkAdoptable refuses to adopt a conversation whose file is not there,
-// or which a claude process is writing now: agentdesk never writes a
-// session file another process writes.
+// checkAdoptable refuses to adopt a conversation whose file is not there.
+// One a claude process is writing now is adopted read-only: the chat
+// follows it until that process ends (worker/sdk/watch.go).
 func (s *Server) checkAdoptable(req worker.CreateSessionRequest) error {
 	id := req.ClaudeSessionID
-	path, ok := claude.FindSessionFile(s.claudeConfigDir(), req.Cwd, id)
-	if !ok {
+	if _, ok := claude.FindSessionFile(s.claudeConfigDir(), req.Cwd, id); !ok {
 		return newError(http.StatusNotFound, wire.CodeNotFound,
 			fmt.Sprintf("No Claude Code conversation %q was found; list them with GET /api/claude/sessions?cwd=…", id))
-	}
-	sum, err := claudesessions.Summarize(path)
-	if err != nil {
-		return fmt.Errorf("read the conversation to adopt: %w", err)
-	}
-	live := []claudesessions.Summary{sum}
-	claudesessions.MarkLive(live, procRoot, time.Now())
-	if live[0].Live {
-		return newError(http.StatusConflict, wire.CodeConflict,
-			"A claude process is writing this conversation now; open it here once that process has ended.")
 	}
 	return nil
 }

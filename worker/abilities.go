@@ -34,4 +34,9 @@ type (
 	ActivityReporter interface {
 		Activity() Activity
 	}
+	// Watcher is an agent runtime that may follow a conversation another
+	// process writes (an adopted one): then no switch may start a CLI on it.
+	Watcher interface {
+		Watching() bool
+	}
 )

@@ -58,6 +58,9 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 // interrupting its turn when forced; it stays visible, read-only, as
 // stopped.
 func (m *Manager) retire(ctx context.Context, sid string, info Info, rt Runtime, force bool) error {
+	if w, ok := rt.(Watcher); ok && w.Watching() {
+		return fmt.Errorf("a claude process outside agentdesk is writing this conversation; switch once it has ended: %w", ErrConflict)
+	}
 	if ar, ok := rt.(ActivityReporter); ok && ar.Activity() != ActivityIdle && ar.Activity() != "" {
 		if !force {
 			return fmt.Errorf("a turn is running in %s; wait for it, cancel it, or switch with force: %w", info.Name, ErrAgentBusy)

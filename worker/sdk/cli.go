@@ -37,6 +37,9 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	if p != nil {
 		return p, nil
 	}
+	if r.isWatching() {
+		return nil, errWatching
+	}
 	if r.sendCancelled() {
 		return nil, errSendCancelled // no CLI to start for a cancelled message
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/google/uuid"
@@ -68,7 +69,22 @@ type importedMarker struct {
 // imported when done. Failures are logged and stored as a note in the
 // chat (see importFailed): the worker works without its history.
 func (r *Runtime) importHistory() {
-	defer close(r.imported)
+	path, im, offset := r.importFile()
+	// A claude process outside agentdesk may still drive the conversation
+	// (an adopted one): the chat then follows it read-only (watch.go). The
+	// state is set before user messages are let through.
+	watch := im != nil && r.otherWriter(path)
+	r.setWatching(watch)
+	close(r.imported)
+	if watch {
+		r.watch(path, offset, im)
+	}
+}
+
+// importFile stores the history in the session file. It returns the file,
+// the importer (nil when nothing could be read) and the file's size before
+// the read, where following it starts.
+func (r *Runtime) importFile() (string, *importer, int64) {
 	start := time.Now()
 	dir := claude.ConfigDir(r.childEnv())
 	path, ok := claude.FindSessionFile(dir, r.env.Session.Cwd, r.conv)
@@ -82,7 +98,11 @@ func (r *Runtime) importHistory() {
 			// file is elsewhere (a wrapper's own config directory).
 			r.importFailed(missingHistory)
 		}
-		return
+		return "", nil, 0
+	}
+	var offset int64
+	if fi, err := os.Stat(path); err == nil {
+		offset = fi.Size()
 	}
 	im := &importer{r: r, ids: make(map[string]struct{})}
 	st, err := claude.ScanSession(path, im.add)
@@ -91,15 +111,16 @@ func (r *Runtime) importHistory() {
 	}
 	switch {
 	case errors.Is(err, errStopped):
-		return
+		return "", nil, 0
 	case err != nil:
 		r.log.Error("import session history", "path", path, "err", err)
 		// The detail (a path) stays in the server's log.
 		r.importFailed(unreadableHistory)
-		return
+		return "", nil, 0
 	}
 	r.log.Info("imported session history", "path", path, "messages", im.count, "hidden", im.hidden,
 		"skippedLines", st.Skipped, "malformedLines", st.Malformed, "took", time.Since(start))
+	return path, im, offset
 }
 
 // importer turns session entries into stored entries, a batch at a time.

@@ -42,6 +42,7 @@ type Runtime struct {
 	abortInit context.CancelFunc   // cancels an Initialize in flight
 	started   bool                 // the conversation is recorded as started
 	caps      *worker.Capabilities // the last CLI's initialize answer
+	watching  bool                 // another process writes the conversation (watch.go)
 
 	// cancelMu orders Cancel against the write of a user message to the
 	// CLI: a Cancel that comes first keeps the message from the CLI, one
@@ -58,6 +59,8 @@ type Runtime struct {
 	// imported is closed once the session file's history is in the log
 	// (or none is to be imported): user messages wait for it.
 	imported chan struct{}
+	// done is closed when Stop begins: the watch of a session file ends.
+	done chan struct{}
 
 	wg       sync.WaitGroup // the history import
 	readers  sync.WaitGroup // one per CLI process; Go only under mu while !stopped
@@ -97,6 +100,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		log:      env.Log,
 		readOnly: env.Info.Status == worker.StatusStopped,
 		imported: make(chan struct{}),
+		done:     make(chan struct{}),
 		seen:     newRecentIDs(recentIDsLen),
 	}
 	if r.log == nil {
@@ -117,9 +121,12 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	}
 	// The journal's goroutines start when there is work and end when it
 	// is done: an idle worker runs no goroutine and holds no queue.
-	if r.resume && !r.readOnly && !env.Restored && last == 0 {
+	switch {
+	case r.resume && !r.readOnly && !env.Restored && last == 0:
 		r.wg.Go(r.importHistory)
-	} else {
+	case r.resume && !r.readOnly && env.Restored:
+		r.wg.Go(r.rewatch) // a restart while another process wrote it
+	default:
 		close(r.imported)
 	}
 	if !r.readOnly {
@@ -183,6 +190,7 @@ func (r *Runtime) Stop(ctx context.Context) error {
 }
 
 func (r *Runtime) stop(ctx context.Context) error {
+	close(r.done)
 	r.mu.Lock()
 	r.stopped = true
 	p := r.proc

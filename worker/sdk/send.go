@@ -50,6 +50,9 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	if r.isWatching() {
+		return errWatching
+	}
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()
 	if r.isStopped() {

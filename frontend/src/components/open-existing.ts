@@ -2,7 +2,8 @@
 // CLI already holds (started in a terminal, say), by project, and adopts
 // the one picked into a new session (docs/api-extensions.md, "Adopt
 // existing sessions"). A conversation a claude process is writing now
-// cannot be opened; one already open here links to its session.
+// opens read-only until that process ends; one already open here links to
+// its session.
 import { errorMessage, type Api } from '../api';
 import { h } from '../dom';
 import type { Session } from '../types';
@@ -118,8 +119,8 @@ export class OpenExisting {
     // A conversation open here is written by agentdesk's own CLI: the row leads to that session.
     const here = s.agentdeskSessionId !== null;
     const note = here ? h('span', { class: 'oe-badge' }, 'open here')
-      : s.live ? h('span', { class: 'oe-badge oe-live' }, 'claude is writing it now') : null;
-    const btn = h('button', { class: 'oe-item', type: 'button', disabled: s.live && !here, onClick: () => void this.adopt(s, btn) },
+      : s.live ? h('span', { class: 'oe-badge oe-live', title: 'It opens read-only and is taken over here when that claude stops.' }, 'claude is writing it now') : null;
+    const btn = h('button', { class: 'oe-item', type: 'button', onClick: () => void this.adopt(s, btn) },
       h('span', { class: 'oe-main' }, s.title || 'Untitled', note),
       s.firstPrompt !== '' && s.firstPrompt !== s.title ? h('span', { class: 'oe-prompt' }, s.firstPrompt) : null,
       h('span', { class: 'oe-meta' }, meta.join(' · ')));

@@ -11,12 +11,13 @@ import { Composer } from './composer';
 import { ChatConnection } from './connection';
 import { CopyButtons } from './copy';
 import { PermissionDock } from './permission-dock';
-import type { PermissionRequest } from './protocol';
+import type { CliMessage, PermissionRequest } from './protocol';
 import { Scroller } from './scroller';
 import { NextTask } from './tasks';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 import { TurnStart } from './turn-start';
+import { watchingReason, watchState } from './watch';
 
 /** Rendering time per frame; the rest of the frame stays free for input. */
 const frameBudgetMs = 8;
@@ -52,6 +53,8 @@ export class ChatPane implements Pane {
   private socketState: SocketState = 'connecting';
   /** The worker's stored error the banner was last given, if any. */
   private statusError: string | null = null;
+  /** Another claude process writes the conversation (watch.ts). */
+  private watching = false;
 
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
@@ -75,10 +78,12 @@ export class ChatPane implements Pane {
     this.conn = new ChatConnection(path, {
       opened: () => this.opened(),
       stored: (m, html) => {
+        this.noteWatch([m]);
         this.turnStart.stored(m);
         if (this.transcript.add(m, html)) this.schedule();
       },
       history: (msgs) => {
+        this.noteWatch(msgs.map((s) => s.message));
         if (this.transcript.addHistory(msgs)) this.schedule();
       },
       historyRead: () => {
@@ -151,12 +156,21 @@ export class ChatPane implements Pane {
     if (!this.conn.started) this.conn.start();
   }
 
+  /** Follows the notes that another process started or stopped writing the conversation. */
+  private noteWatch(msgs: CliMessage[]): void {
+    let state: boolean | null = null;
+    for (const m of msgs) state = watchState(m) ?? state;
+    if (state === null || state === this.watching) return;
+    this.watching = state;
+    this.applyWorker();
+  }
+
   private applyWorker(): void {
     const w = this.worker;
     this.el.dataset.status = w.status;
     this.composer.setReadOnly(w.status === 'stopped'
       ? 'This chat no longer drives the conversation — use Back to chat / Open in terminal'
-      : null);
+      : this.watching ? watchingReason : null);
     // The worker keeps its error (a CLI that could not start) until a
     // start succeeds: a tab opened later shows it too.
     const err = w.status === 'error' ? w.error : null;

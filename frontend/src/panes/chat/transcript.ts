@@ -263,6 +263,10 @@ export class Transcript {
       case 'agentdesk_import_failed':
         el = renderImportFailed(str(m, 'message'));
         break;
+      case 'agentdesk_watching':
+      case 'agentdesk_watch_ended':
+        el = note(str(m, 'message'), 'chat-watch');
+        break;
       case 'compact_boundary':
         el = note('Conversation compacted', 'chat-compact');
         break;
