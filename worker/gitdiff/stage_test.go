@@ -195,3 +195,32 @@ func TestPathsStayInsideTheTree(t *testing.T) {
 		t.Fatalf("status %q", got)
 	}
 }
+
+// TestHunkOddCases stages a hunk of a file whose name needs quoting in a
+// patch and whose last line has no newline, in a repository whose config
+// asks for no context lines (git apply needs them).
+func TestHunkOddCases(t *testing.T) {
+	r := editedRepo(t)
+	r.git("config", "diff.context", "0")
+	name := "we\"ird\tname.txt"
+	before := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\no\np\nq\nr\ns\nt"
+	after := strings.Replace(strings.Replace(before, "d", "D", 1), "t", "T", 1)
+	r.write(name, before)
+	r.commit("odd")
+	r.write(name, after)
+	f := find(t, stage(t, r).Unstaged, name)
+	if len(f.HunkIDs) != 2 {
+		t.Fatalf("hunks: %+v", f)
+	}
+	for _, id := range f.HunkIDs {
+		if err := StageHunk(t.Context(), r.dir, name, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := r.git("show", ":"+name); got != after {
+		t.Fatalf("index holds %q", got)
+	}
+	if got := r.git("diff", "--", name); got != "" {
+		t.Fatalf("work tree still differs:\n%s", got)
+	}
+}
