@@ -59,11 +59,18 @@ func runOp(ctx context.Context, top, op string, input []byte, args ...string) ([
 		return nil, fmt.Errorf("git %s: %w", op, err)
 	}
 	msg := strings.TrimSpace(ge.Stderr)
-	if msg == "" {
+	if msg == "" { // git commit says "nothing to commit" on stdout
 		msg = strings.TrimSpace(string(out))
+	}
+	if len(msg) > maxOutput {
+		msg = strings.ToValidUTF8(msg[:maxOutput], "") + "\n…"
 	}
 	return nil, &GitError{Op: op, Output: msg, Err: err}
 }
+
+// maxOutput bounds the git message a GitError carries (git commit can list
+// thousands of untracked files on stdout).
+const maxOutput = 4 << 10
 
 // current finds path on one side of the index, recomputed now with
 // ComputeFile's limits, and checks it against the hash the person saw.
