@@ -95,8 +95,12 @@ func Commit(ctx context.Context, dir, message string) (string, error) {
 func Push(ctx context.Context, dir string) error {
 	ctx, cancel := context.WithTimeout(ctx, PushTimeout)
 	defer cancel()
-	st, err := ComputeStage(ctx, dir)
+	top, err := gitrepo.Toplevel(ctx, dir)
 	if err != nil {
+		return err
+	}
+	var st Stage
+	if err := branchInfo(ctx, top, &st); err != nil {
 		return err
 	}
 	if st.Branch == nil {
@@ -104,10 +108,6 @@ func Push(ctx context.Context, dir string) error {
 	}
 	if st.Remote == nil {
 		return fmt.Errorf("the repository has no remote: %w", ErrNoRemote)
-	}
-	top, err := gitrepo.Toplevel(ctx, dir)
-	if err != nil {
-		return err
 	}
 	_, err = runOp(ctx, top, "push", nil, "push", "-u", "--", *st.Remote, *st.Branch)
 	return err

@@ -84,7 +84,7 @@ func current(ctx context.Context, top, which, path, hash string) (*File, error) 
 	}
 	for i := range files {
 		if f := &files[i]; f.Path == path {
-			if hash != "" && fingerprint(top, *f) != hash {
+			if hash != "" && stageFiles(top, files[i:i+1])[0].Hash != hash {
 				return nil, fmt.Errorf("%s: %w", path, ErrStale)
 			}
 			return f, nil

@@ -109,31 +109,31 @@ func headOrEmpty(ctx context.Context, top string) (string, error) {
 }
 
 func stageFiles(top string, files []File) []IndexFile {
+	// os.Root keeps the Lstat of fingerprint inside the tree.
+	root, err := os.OpenRoot(top)
+	if err == nil {
+		defer root.Close()
+	}
 	out := make([]IndexFile, 0, len(files))
 	for _, f := range files {
-		out = append(out, stageFile(top, f))
+		ids := make([]string, len(f.Hunks))
+		for i := range f.Hunks {
+			ids[i] = hunkID(f.Path, &f.Hunks[i])
+		}
+		out = append(out, IndexFile{File: f, Hash: fingerprint(root, f), HunkIDs: ids})
 	}
 	return out
-}
-
-func stageFile(top string, f File) IndexFile {
-	ids := make([]string, len(f.Hunks))
-	for i := range f.Hunks {
-		ids[i] = hunkID(f.Path, &f.Hunks[i])
-	}
-	return IndexFile{File: f, Hash: fingerprint(top, f), HunkIDs: ids}
 }
 
 // fingerprint names the state of a file's change without its hunks (which
 // a truncated view leaves out): its status, counts and modes, and the work
 // tree file's size, mode and modification time. An edit, a git add or a
 // checkout by someone else changes it.
-func fingerprint(top string, f File) string {
+// A nil root (the tree could not be opened) leaves the work tree out.
+func fingerprint(root *os.Root, f File) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %q %s %t %d %d %s %s\n", f.Path, f.OldPath, f.Status, f.Binary, f.Additions, f.Deletions, f.OldMode, f.NewMode)
-	root, err := os.OpenRoot(top)
-	if err == nil {
-		defer root.Close()
+	if root != nil {
 		if fi, err := root.Lstat(strings.TrimSuffix(f.Path, "/")); err == nil {
 			fmt.Fprintf(h, "%d %v %d\n", fi.Size(), fi.Mode(), fi.ModTime().UnixNano())
 		}
