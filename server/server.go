@@ -121,6 +121,7 @@ func (s *Server) routes() {
 	s.capabilityRoutes(api)
 	s.exportRoutes(api)
 	s.claudeSessionRoutes(api)
+	s.gitRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

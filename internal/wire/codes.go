@@ -21,6 +21,7 @@ const (
 	CodeClaudeExited       Code = "claude_exited"
 	CodeStartFailed        Code = "start_failed"
 	CodeDiffFailed         Code = "diff_failed"
+	CodeGitFailed          Code = "git_failed" // git refused a stage, commit or push; the message is git's
 	CodeStorageFull        Code = "storage_full"
 	CodeStorageUnavailable Code = "storage_unavailable"
 	CodeInternal           Code = "internal"

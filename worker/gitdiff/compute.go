@@ -83,10 +83,15 @@ func compute(ctx context.Context, dir, base string, o Options, only string) (*Di
 // whose sections are matched to the records by their "diff --git" header.
 // For ComputeFile an unrestricted --raw call comes first, to find the old
 // path of a rename, and the patch is limited to those paths.
-func tracked(ctx context.Context, top, base string, b *budget, only string) ([]File, error) {
+//
+// -U3 pins the context (diff.context could remove it): git apply needs
+// context to place a hunk that "Git from the UI" stages.
+// extra goes before the base: "--cached" diffs the index against base, and
+// an empty base diffs the work tree against the index (see stage.go).
+func tracked(ctx context.Context, top, base string, b *budget, only string, extra ...string) ([]File, error) {
 	var pathspec []string
 	if only != "" {
-		raw, err := gitrepo.Git(ctx, top, diffArgs(base, nil, "--raw", "-z")...)
+		raw, err := gitrepo.Git(ctx, top, diffArgs(base, nil, append([]string{"--raw", "-z"}, extra...)...)...)
 		if err != nil {
 			return nil, missingBase(err)
 		}
@@ -111,7 +116,7 @@ func tracked(ctx context.Context, top, base string, b *budget, only string) ([]F
 		}
 		sections, err = parseUnified(br, b)
 		return err
-	}, diffArgs(base, pathspec, "--raw", "--numstat", "--patch", "-z")...)
+	}, diffArgs(base, pathspec, append([]string{"--raw", "--numstat", "--patch", "-U3", "-z"}, extra...)...)...)
 	if err != nil {
 		return nil, missingBase(err)
 	}
@@ -166,7 +171,8 @@ func readStat(br *bufio.Reader) ([]byte, error) {
 }
 
 // diffArgs pins every diff option a user's config could change and that
-// our parsers depend on. Paths, if any, are literal pathspecs.
+// our parsers depend on. Paths, if any, are literal pathspecs. An empty
+// base is left out (the work tree against the index).
 func diffArgs(base string, paths []string, extra ...string) []string {
 	var args []string
 	if len(paths) > 0 {
@@ -175,7 +181,10 @@ func diffArgs(base string, paths []string, extra ...string) []string {
 	args = append(args, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M",
 		"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "--submodule=short", "-O/dev/null")
 	args = append(args, extra...)
-	args = append(args, base, "--")
+	if base != "" {
+		args = append(args, base)
+	}
+	args = append(args, "--")
 	return append(args, paths...)
 }
 

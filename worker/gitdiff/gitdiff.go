@@ -11,6 +11,11 @@
 // All functions are safe for concurrent use. git runs through
 // internal/gitrepo: no shell, no inherited GIT_* environment, no optional
 // locks, so a diff never takes index.lock while the user works.
+//
+// "Git from the UI" lives here too (stage.go, ops.go, commit.go): the
+// Stage view (HEAD → index → work tree) and the operations that change the
+// index, the work tree or the remote. Those take git's locks like any git
+// command, and refuse a request made against a view that changed since.
 package gitdiff
 
 import (

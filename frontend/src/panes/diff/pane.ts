@@ -8,6 +8,7 @@ import type { Session, Worker } from '../../types';
 import { ReconnectingSocket, wsUrl, type SocketState } from '../../ws';
 import type { Pane, PaneContext } from '../registry';
 import { FileList } from './file-list';
+import { GitPanel } from './git-panel';
 import { shortSha, type Diff, type DiffFile, type DiffFrame } from './model';
 import { SectionList } from './sections';
 import { Toolbar, type IndicatorState } from './toolbar';
@@ -22,6 +23,7 @@ export class DiffPane implements Pane {
   private readonly list: FileList;
   private readonly sections: SectionList;
   private readonly main: HTMLElement;
+  private readonly gitPanel: GitPanel;
   private socket: ReconnectingSocket | null = null;
   private worker: Worker;
   private diff: Diff | null = null;
@@ -46,7 +48,8 @@ export class DiffPane implements Pane {
     });
     const side = h('nav', { class: 'dd-side', 'aria-label': 'Changed files' }, this.list.el);
     this.main = h('div', { class: 'dd-main', hidden: true }, side, this.sections.el);
-    this.el = h('div', { class: 'pane pane-diff', hidden: true }, this.toolbar.el, this.banner, this.message, this.main);
+    this.gitPanel = new GitPanel(ctx.api, ctx.session);
+    this.el = h('div', { class: 'pane pane-diff', hidden: true }, this.toolbar.el, this.gitPanel.el, this.banner, this.message, this.main);
     this.el.dataset.workerId = ctx.worker.id;
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
     this.toolbar.setWorkerBase(ctx.worker.base ?? '');
@@ -73,8 +76,9 @@ export class DiffPane implements Pane {
     else this.toolbar.focus();
   }
 
-  update(worker: Worker, _session: Session): void {
+  update(worker: Worker, session: Session): void {
     this.worker = worker;
+    this.gitPanel.setSession(session);
     this.toolbar.setWorkerBase(worker.base ?? '');
     this.renderWorkerError();
     if (this.shown) this.maybeConnect();
@@ -136,6 +140,7 @@ export class DiffPane implements Pane {
       this.updatedAt = new Date();
       this.banner.hidden = true;
       this.renderDiff({ base: d.base, head: d.head ?? null, files: d.files ?? [] });
+      this.gitPanel.refresh(); // staging moved the index, or the tree changed
     } else if (f.type === 'error') {
       this.pending = false;
       if (f.code === 'invalid_base') {
