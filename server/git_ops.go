@@ -25,12 +25,11 @@ func (s *Server) gitRoutes(api *echo.Group) {
 	api.POST("/sessions/:sid/git/push", s.gitPush)
 }
 
-// gitLocks serialises the git operations of one session, so two clicks do
-// not race for the index lock; a push holds it while it runs.
-var gitLocks sync.Map // session id → *sync.Mutex
-
-func lockSession(sid string) func() {
-	m, _ := gitLocks.LoadOrStore(sid, new(sync.Mutex))
+// lockSession serialises the git operations of one session (Server.gitLocks),
+// so two clicks do not race for the index lock; a push holds it while it
+// runs.
+func (s *Server) lockSession(sid string) func() {
+	m, _ := s.gitLocks.LoadOrStore(sid, new(sync.Mutex))
 	mu := m.(*sync.Mutex)
 	mu.Lock()
 	return mu.Unlock
@@ -115,7 +114,7 @@ func (s *Server) gitDo(c echo.Context, op func(ctx context.Context, dir string) 
 	if err != nil {
 		return err
 	}
-	unlock := lockSession(c.Param("sid"))
+	unlock := s.lockSession(c.Param("sid"))
 	err = op(c.Request().Context(), dir)
 	unlock()
 	if err != nil {

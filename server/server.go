@@ -45,6 +45,7 @@ type Options struct {
 // Server serves the API, sockets and SPA. Create it with New.
 type Server struct {
 	mgr            *worker.Manager
+	gitLocks       sync.Map // session id → *sync.Mutex (git_ops.go)
 	token          string
 	allowedOrigins []*url.URL
 	loopback       bool
