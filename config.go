@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/claude"
@@ -25,6 +26,7 @@ type config struct {
 	claude         string
 	allowedOrigins []string
 	worktreeDir    string
+	stallAfter     time.Duration // a turn silent this long is stalled; 0: never
 }
 
 func envOr(key, def string) string {
@@ -56,8 +58,12 @@ func parseConfig(args []string) (config, error) {
 	fs.StringVar(&c.publicURL, "public-url", os.Getenv("AGENTDESK_PUBLIC_URL"), "the URL users open when a TLS proxy is in front, e.g. https://desk.example.com: its origin is allowed, an https one makes the login cookie Secure, and the start-up line uses it (env AGENTDESK_PUBLIC_URL)")
 	fs.StringVar(&origins, "allowed-origins", os.Getenv("AGENTDESK_ALLOWED_ORIGINS"), "comma-separated extra origins allowed besides same-origin, e.g. https://desk.example.com")
 	fs.StringVar(&c.worktreeDir, "worktree-dir", os.Getenv("AGENTDESK_WORKTREE_DIR"), "where sessions made from a repository get their git worktrees (env AGENTDESK_WORKTREE_DIR; default: beside the repository)")
+	fs.DurationVar(&c.stallAfter, "stall-after", 5*time.Minute, "a running turn with no output from the CLI (and no CPU use by its tools) for this long is shown as stalled; 0 disables the watchdog")
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	if c.stallAfter < 0 {
+		return c, fmt.Errorf("--stall-after must not be negative, got %s", c.stallAfter)
 	}
 	fs.Visit(func(f *flag.Flag) { c.tokenFlag = c.tokenFlag || f.Name == "token" })
 	if fs.NArg() > 0 {

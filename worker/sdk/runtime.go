@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -31,6 +33,13 @@ type Runtime struct {
 	ctx    context.Context // bounds the CLI processes; cancelled by Stop
 	cancel context.CancelFunc
 
+	clock      clock         // the watchdog's and the escalating Stop's time
+	stallAfter time.Duration // worker.Config.StallAfter; 0: no watchdog
+	stopping   chan struct{} // closed when Stop begins
+	lastOut    atomic.Int64  // clock time (Unix ns) of the CLI's last output
+	stallMu    sync.Mutex    // orders the raise and the clear of a stall
+	stalled    atomic.Bool   // a stall was raised and not cleared; see stall.go
+
 	// sendMu serializes user messages, so the log and the CLI get them in
 	// the same order, and the lazy start of the CLI.
 	sendMu sync.Mutex
@@ -41,6 +50,8 @@ type Runtime struct {
 	stopped   bool
 	abortInit context.CancelFunc // cancels an Initialize in flight
 	started   bool               // the conversation is recorded as started
+	halting   *halt              // the Stop under way (stop.go)
+	watching  bool               // the stall watchdog runs (stall.go)
 
 	// cancelMu orders Cancel against the write of a user message to the
 	// CLI: a Cancel that comes first keeps the message from the CLI, one
@@ -60,6 +71,7 @@ type Runtime struct {
 
 	wg       sync.WaitGroup // the history import
 	readers  sync.WaitGroup // one per CLI process; Go only under mu while !stopped
+	bg       sync.WaitGroup // the watchdog and a Stop under way; Go only under mu while !stopped
 	stopOnce sync.Once
 	stopErr  error
 }
@@ -69,6 +81,7 @@ var (
 	_ worker.Runtime          = (*Runtime)(nil)
 	_ worker.Inputter         = (*Runtime)(nil)
 	_ worker.Canceller        = (*Runtime)(nil)
+	_ worker.ForceCanceller   = (*Runtime)(nil)
 	_ worker.MessageLister    = (*Runtime)(nil)
 	_ worker.ActivityReporter = (*Runtime)(nil)
 )
@@ -97,6 +110,10 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		readOnly: env.Info.Status == worker.StatusStopped,
 		imported: make(chan struct{}),
 		seen:     newRecentIDs(recentIDsLen),
+		clock:    realClock{},
+		stopping: make(chan struct{}),
+
+		stallAfter: env.Config.StallAfter,
 	}
 	if r.log == nil {
 		r.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -184,6 +201,7 @@ func (r *Runtime) Stop(ctx context.Context) error {
 func (r *Runtime) stop(ctx context.Context) error {
 	r.mu.Lock()
 	r.stopped = true
+	close(r.stopping)
 	p := r.proc
 	if r.abortInit != nil {
 		r.abortInit()
@@ -201,6 +219,7 @@ func (r *Runtime) stop(ctx context.Context) error {
 	r.sendMu.Lock()
 	r.sendMu.Unlock() // a barrier: no send is in flight past this point
 	r.readers.Wait()
+	r.bg.Wait()
 	// A producer still running (the import, a late control call) gets
 	// errStopped from here on.
 	r.journal.close()

@@ -93,6 +93,7 @@ func (r *Runtime) deliver(content string) error {
 	}
 	if err == nil {
 		r.markStarted()
+		r.startWatch()
 	}
 	return err
 }
