@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/claude"
@@ -25,6 +26,7 @@ type config struct {
 	claude         string
 	allowedOrigins []string
 	worktreeDir    string
+	stallAfter     time.Duration // a turn silent this long is stalled; 0: never
 }
 
 func envOr(key, def string) string {
@@ -32,6 +34,19 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// durationEnv is the duration in the environment variable key, or def.
+func durationEnv(key string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: not a duration like 5m or 90s: %q", key, v)
+	}
+	return d, nil
 }
 
 func defaultDataDir() string {
@@ -56,8 +71,16 @@ func parseConfig(args []string) (config, error) {
 	fs.StringVar(&c.publicURL, "public-url", os.Getenv("AGENTDESK_PUBLIC_URL"), "the URL users open when a TLS proxy is in front, e.g. https://desk.example.com: its origin is allowed, an https one makes the login cookie Secure, and the start-up line uses it (env AGENTDESK_PUBLIC_URL)")
 	fs.StringVar(&origins, "allowed-origins", os.Getenv("AGENTDESK_ALLOWED_ORIGINS"), "comma-separated extra origins allowed besides same-origin, e.g. https://desk.example.com")
 	fs.StringVar(&c.worktreeDir, "worktree-dir", os.Getenv("AGENTDESK_WORKTREE_DIR"), "where sessions made from a repository get their git worktrees (env AGENTDESK_WORKTREE_DIR; default: beside the repository)")
+	stall, err := durationEnv("AGENTDESK_STALL_AFTER", 5*time.Minute)
+	if err != nil {
+		return c, err
+	}
+	fs.DurationVar(&c.stallAfter, "stall-after", stall, "a running turn with no output from the CLI and no CPU used by its tools for this long is shown as stalled; 0 disables the watchdog (env AGENTDESK_STALL_AFTER)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	if c.stallAfter < 0 {
+		return c, fmt.Errorf("--stall-after must not be negative, got %s", c.stallAfter)
 	}
 	fs.Visit(func(f *flag.Flag) { c.tokenFlag = c.tokenFlag || f.Name == "token" })
 	if fs.NArg() > 0 {

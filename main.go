@@ -67,7 +67,7 @@ func run(args []string) error {
 
 	mgr := worker.NewManager(worker.Options{
 		Store:      store,
-		Config:     worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir},
+		Config:     worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter},
 		Log:        log,
 		Factories:  factories(),
 		Validators: validators(),

@@ -106,11 +106,11 @@ func (s *Server) workerInput(c echo.Context) error {
 }
 
 func (s *Server) workerCancel(c echo.Context) error {
-	cn, err := runtimeAs[worker.Canceller](s, c, "cancel")
+	force, err := cancelForce(c)
 	if err != nil {
 		return err
 	}
-	cancelled, err := cn.Cancel(c.Request().Context())
+	cancelled, err := s.cancelTurn(c, force)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,12 @@ type (
 	Canceller interface {
 		Cancel(ctx context.Context) (bool, error)
 	}
+	// ForceCanceller ends the running turn without asking the agent
+	// first (POST …/cancel {"force": true}): its processes get SIGTERM,
+	// then SIGKILL; false when none ran.
+	ForceCanceller interface {
+		ForceCancel(ctx context.Context) (bool, error)
+	}
 	// MessageLister pages through the stored messages (GET …/messages):
 	// at most limit after the message uuid after ("" from the oldest), and
 	// whether more follow.

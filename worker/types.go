@@ -44,6 +44,10 @@ const (
 	ActivityActive Activity = "active"
 	ActivityIdle   Activity = "idle"
 	ActivityAsking Activity = "asking"
+	// ActivityStalled is a running turn that showed no progress for
+	// Config.StallAfter (docs/api-extensions.md): no output, and no CPU
+	// used by the CLI's tools; output clears it.
+	ActivityStalled Activity = "stalled"
 )
 
 // Info is a worker as API.md's Worker object. The kind-specific fields are
@@ -98,4 +102,7 @@ type Config struct {
 	ClaudeConfigDir string
 	// WorktreeDir is where new worktrees go ("" means beside the repository).
 	WorktreeDir string
+	// StallAfter is how long a running turn may go without progress
+	// before its activity is ActivityStalled; 0 disables the watchdog.
+	StallAfter time.Duration
 }

@@ -138,8 +138,8 @@ export class Api {
     return this.request('POST', this.workerPath(sid, wid) + '/input', { content });
   }
 
-  cancel(sid: string, wid: string): Promise<{ cancelled?: boolean } | undefined> {
-    return this.request('POST', this.workerPath(sid, wid) + '/cancel');
+  cancel(sid: string, wid: string, force = false): Promise<{ cancelled?: boolean } | undefined> {
+    return this.request('POST', this.workerPath(sid, wid) + '/cancel', force ? { force: true } : undefined);
   }
 
   workerPath(sid: string, wid: string): string {

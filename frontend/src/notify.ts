@@ -89,6 +89,7 @@ export class Notifier {
     if (!this.seeded || (!had && now !== 'asking') || before === now) return;
     const hidden = document.visibilityState === 'hidden';
     if (now === 'asking') this.alert(s, w, 'Claude is asking', hidden || !document.hasFocus());
+    else if (now === 'stalled') this.alert(s, w, 'Claude seems stuck', hidden || !document.hasFocus());
     else if (before === 'active' && now === 'idle' && hidden) this.alert(s, w, 'Claude finished', true);
   }
 

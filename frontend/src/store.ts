@@ -119,12 +119,13 @@ function byNewest(a: Session, b: Session): number {
   return Date.parse(b.createdAt) - Date.parse(a.createdAt);
 }
 
-/** The most urgent activity among a session's workers: asking > active > idle. */
+/** The most urgent activity among a session's workers: asking > stalled > active > idle. */
 export function sessionActivity(s: Session): Activity | null {
   let best: Activity | null = null;
   for (const w of s.workers) {
     if (w.activity === 'asking') return 'asking';
-    if (w.activity === 'active') best = 'active';
+    if (w.activity === 'stalled') best = 'stalled';
+    else if (w.activity === 'active' && best !== 'stalled') best = 'active';
     else if (w.activity === 'idle' && best === null) best = 'idle';
   }
   return best;

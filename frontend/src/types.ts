@@ -4,7 +4,7 @@
 
 export type WorkerKind = 'sdk' | 'pty-agent' | 'terminal' | 'git-diff';
 export type WorkerStatus = 'starting' | 'running' | 'stopped' | 'exited' | 'error';
-export type Activity = 'active' | 'idle' | 'asking';
+export type Activity = 'active' | 'idle' | 'asking' | 'stalled';
 export type AgentKind = 'sdk' | 'pty-agent' | 'none';
 
 export interface Worker {

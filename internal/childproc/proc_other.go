@@ -5,6 +5,7 @@ package childproc
 import (
 	"context"
 	"errors"
+	"syscall"
 	"time"
 )
 
@@ -21,3 +22,9 @@ func Kill(Match) int { return 0 }
 
 // End finds nothing outside Linux.
 func End(context.Context, Match, time.Duration) int { return 0 }
+
+// Signal finds nothing outside Linux.
+func Signal(Match, syscall.Signal) int { return 0 }
+
+// CPUTicks reads nothing outside Linux: the watchdog then counts output only.
+func CPUTicks(Match, int) uint64 { return 0 }

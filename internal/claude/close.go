@@ -90,3 +90,8 @@ func (p *Process) unblockReaders(grace time.Duration) {
 		t.Reset(0) // the grace is spent: force the other one too
 	}
 }
+
+// SignalGroup sends sig to the CLI's process group: the CLI and the tools
+// that stayed in its group. It returns os.ErrProcessDone when the group is
+// empty.
+func (p *Process) SignalGroup(sig syscall.Signal) error { return signalGroup(p.pid, sig) }

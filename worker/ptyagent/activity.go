@@ -191,6 +191,12 @@ type detector struct {
 	lastOut time.Time
 	buckets [rateBuckets]bucket
 	state   worker.Activity
+
+	// The stall watchdog (stall.go): stallAfter 0 disables it; fp is the
+	// screen's fingerprint, unchanged since fpSince.
+	stallAfter time.Duration
+	fp         string
+	fpSince    time.Time
 }
 
 // bucket counts the runes drawn in one slice of the rate window.
@@ -243,7 +249,9 @@ func (d *detector) eval() (a worker.Activity, next time.Time) {
 	defer d.mu.Unlock()
 	now := d.now()
 	if d.dirty {
-		d.verdict, d.dirty = classify(d.scr.lines()), false
+		lines := d.scr.lines()
+		d.verdict, d.dirty = classify(lines), false
+		d.noteScreen(lines, now)
 	}
 	quiet := now.Sub(d.lastOut)
 	switch {
@@ -251,6 +259,9 @@ func (d *detector) eval() (a worker.Activity, next time.Time) {
 		d.state = worker.ActivityAsking
 	case d.verdict == screenBusy && quiet < SpinnerStale:
 		d.state, next = worker.ActivityActive, d.lastOut.Add(SpinnerStale)
+		if at := d.stallLocked(now); !at.IsZero() && at.Before(next) {
+			next = at
+		}
 	case d.verdict == screenPrompt:
 		d.state = worker.ActivityIdle
 	case d.rate(now) >= ActiveRate:

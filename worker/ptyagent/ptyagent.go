@@ -96,6 +96,7 @@ func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
 	r.Surface, r.term, r.slog = term.Surface(), term, term.Logger()
 	cols, rows := term.Size()
 	r.det = newDetector(cols, rows, time.Now)
+	r.det.stallAfter = env.Config.StallAfter
 	if env.Restored {
 		live := env.Info.Status == worker.StatusStarting || env.Info.Status == worker.StatusRunning
 		term.Restore(live, env.Info.ExitCode, RestartedMsg)

@@ -37,7 +37,7 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	if p != nil {
 		return p, nil
 	}
-	if r.isWatching() {
+	if r.isFollowing() {
 		return nil, errWatching
 	}
 	if r.sendCancelled() {

@@ -20,6 +20,7 @@ type clientFrame struct {
 	Message      string          `json:"message"`
 	UpdatedInput json.RawMessage `json:"updatedInput"`
 	After        string          `json:"after"`
+	Force        bool            `json:"force"` // cancel: skip the interrupt
 }
 
 // HandleClient handles one frame from a tab: user-message, cancel (ignored
@@ -39,7 +40,11 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 		}
 		err = r.SendUser(ctx, *f.Content)
 	case wire.TypeCancel:
-		_, err = r.Cancel(ctx)
+		if f.Force {
+			_, err = r.ForceCancel(ctx)
+		} else {
+			_, err = r.Cancel(ctx)
+		}
 	case wire.TypePermissionResponse:
 		err = r.RespondPermission(f.RequestID, f.Behavior, f.Message, f.UpdatedInput)
 	case wire.TypeRequestHistory:

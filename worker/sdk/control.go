@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/internal/wire"
@@ -142,12 +143,24 @@ func (r *Runtime) denyAll(message string) {
 	}
 }
 
-// Cancel interrupts the running turn, first denying pending permission
-// requests. A user message still on its way (its CLI starting) is not sent
-// and the start is abandoned; a turn shown as running with neither a CLI
-// nor a message on its way just ends. It reports false, and does
-// nothing, when no turn runs.
-func (r *Runtime) Cancel(ctx context.Context) (bool, error) {
+// Cancel stops the running turn, first denying pending permission
+// requests: it sends the interrupt and, when no result follows within
+// InterruptWait, ends the CLI and every process it started (stop.go). A
+// user message still on its way (its CLI starting) is not sent and the
+// start is abandoned; a turn shown as running with neither a CLI nor a
+// message on its way just ends. It reports false, and does nothing, when
+// no turn runs. The conversation stays resumable: the next message starts
+// a CLI with --resume.
+func (r *Runtime) Cancel(ctx context.Context) (bool, error) { return r.cancelTurn(ctx, false) }
+
+// ForceCancel is Cancel without the interrupt: it ends the CLI at once
+// (SIGTERM, then SIGKILL after TermGrace). A Stop under way moves on to
+// that stage.
+func (r *Runtime) ForceCancel(ctx context.Context) (bool, error) { return r.cancelTurn(ctx, true) }
+
+// cancelTurn returns once the CLI answered the interrupt, or after
+// answerWait, or when ctx ends: the Stop goes on in the background.
+func (r *Runtime) cancelTurn(ctx context.Context, force bool) (bool, error) {
 	r.cancelMu.Lock()
 	defer r.cancelMu.Unlock()
 	sending := r.sending
@@ -174,8 +187,13 @@ func (r *Runtime) Cancel(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	r.denyAll("The user cancelled this turn")
-	if err := p.Interrupt(ctx); err != nil {
-		return true, fmt.Errorf("interrupt claude: %w", err)
+	answered := r.escalate(p, force)
+	t := time.NewTimer(answerWait)
+	defer t.Stop()
+	select {
+	case <-answered:
+	case <-t.C:
+	case <-ctx.Done():
 	}
 	return true, nil
 }

@@ -52,14 +52,21 @@
 //   - the history import (Runtime.importHistory): at most one, started by
 //     New for a new worker that takes over a conversation; it ends when the
 //     file is read or the worker stops. Waited in Runtime.wg.
+//   - the stall watchdog (Runtime.watch, stall.go): at most one, owned by
+//     the Runtime, started by deliver when a turn begins and the watchdog
+//     is on; it ends once the worker is idle with no turn left, or when
+//     Stop begins. Waited in Runtime.bg.
+//   - a Stop under way (Runtime.halt, stop.go): at most one, started by
+//     Cancel; it ends when the turn has ended or Stop begins, and waits
+//     for its own interrupt call. Waited in Runtime.bg.
 //   - renderAll's helpers: spread a burst's markdown over the cores and
 //     are waited for before the batch is produced.
 //   - claude.Process's own goroutines: ended by its Close.
 //
 // An idle worker runs none of them. Stop ends them in this order: it marks
 // the runtime stopped, denies pending permission requests, closes the CLI
-// (its reader then ends), waits for a SendUser in flight and the readers,
-// closes the journal (the publisher drains, the reporter ends, the tabs
+// (its reader then ends), waits for a SendUser in flight, the readers, the
+// watchdog and a Stop under way (both end when Stop begins), closes the journal (the publisher drains, the reporter ends, the tabs
 // are kicked), waits for the import, and cancels the context that bounds
 // the CLI processes.
 package sdk

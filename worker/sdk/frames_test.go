@@ -23,6 +23,7 @@ type frame struct {
 	HTML map[string]string `json:"html"`
 	// other frames
 	State     string          `json:"state"`
+	Stage     string          `json:"stage"`
 	Last      *string         `json:"last"`
 	RequestID string          `json:"requestId"`
 	ToolName  string          `json:"toolName"`

@@ -74,10 +74,10 @@ func (r *Runtime) importHistory() {
 	// (an adopted one): the chat then follows it read-only (watch.go). The
 	// state is set before user messages are let through.
 	watch := im != nil && r.otherWriter(path)
-	r.setWatching(watch)
+	r.setFollowing(watch)
 	close(r.imported)
 	if watch {
-		r.watch(path, offset, im)
+		r.followFile(path, offset, im)
 	}
 }
 

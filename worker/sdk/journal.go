@@ -50,6 +50,9 @@ type journal struct {
 	inTurn   bool
 	pending  []*permission
 	activity worker.Activity
+	stalled  bool          // the watchdog says the running turn stalled (stall.go)
+	stage    []byte        // the stop-stage frame of a Stop under way (stop.go), nil when none
+	idle     chan struct{} // closed when the activity next becomes idle; nil when nobody waits
 
 	reporter coalescer      // runs reportActivity when the activity changed
 	wg       sync.WaitGroup // the publisher and the reporter
@@ -75,6 +78,8 @@ const (
 	kResolved             // a permission answered: its pending request goes
 	kExit                 // the CLI exited or never ran: the turn and pending requests end
 	kFrame                // any other frame (errors): published only
+	kStall                // the watchdog raised (stall) or cleared a stall
+	kStage                // a stop-stage frame: published and kept until the turn ends
 )
 
 // entry is one frame on its way through the journal.
@@ -100,6 +105,7 @@ type entry struct {
 	endsMessage bool
 	frame       []byte
 	perm        *permission // kAsk, kResolved
+	stall       bool        // kStall: raised (true) or cleared
 }
 
 // batch is what the publisher receives: entries in order and, when some

@@ -104,7 +104,7 @@ func (j *journal) applyLocked(e *entry) bool {
 		}
 		if e.typ == "result" {
 			j.turn.clear()
-			j.inTurn = false
+			j.inTurn, j.stalled = false, false
 		} else {
 			j.inTurn = true
 		}
@@ -119,8 +119,16 @@ func (j *journal) applyLocked(e *entry) bool {
 		for _, p := range j.pending {
 			j.hub.Publish(cursor, hub.Frame{Data: wire.PermissionResolved(p.id, "deny")})
 		}
-		j.pending, j.inTurn = nil, false
+		j.pending, j.inTurn, j.stalled = nil, false, false
 		j.turn.clear()
+	case kStall:
+		j.stalled = e.stall && j.inTurn
+	case kStage:
+		if j.activity == worker.ActivityIdle {
+			e.frame = nil // the turn ended before this stage: nothing to show
+		} else {
+			j.stage = e.frame
+		}
 	}
 	j.cursor = cursor
 	if e.frame != nil {
@@ -136,6 +144,8 @@ func (j *journal) refreshActivityLocked() bool {
 	switch {
 	case len(j.pending) > 0:
 		a = worker.ActivityAsking
+	case j.inTurn && j.stalled:
+		a = worker.ActivityStalled
 	case j.inTurn:
 		a = worker.ActivityActive
 	}
@@ -144,7 +154,23 @@ func (j *journal) refreshActivityLocked() bool {
 	}
 	j.activity = a
 	j.hub.Publish(j.cursor, hub.Frame{Data: wire.Activity(string(a))})
+	if a == worker.ActivityIdle {
+		j.turnEndedLocked()
+	}
 	return true
+}
+
+// turnEndedLocked ends what lives only as long as a turn: a Stop's stage
+// (its last frame, done, goes out first) and the waits for the end.
+func (j *journal) turnEndedLocked() {
+	if j.stage != nil {
+		j.stage = nil
+		j.hub.Publish(j.cursor, hub.Frame{Data: wire.StopStage(wire.StageDone)})
+	}
+	if j.idle != nil {
+		close(j.idle)
+		j.idle = nil
+	}
 }
 
 // reportActivity passes the activity to the manager. Its report writes to

@@ -41,6 +41,9 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 		tail = append(tail, p.frame)
 	}
 	tail = append(tail, wire.Activity(string(j.activity)))
+	if j.stage != nil {
+		tail = append(tail, j.stage)
+	}
 	j.pubMu.Unlock()
 
 	lastUUID := ""

@@ -30,6 +30,23 @@ func (j *journal) busy() bool {
 	return j.inTurn || len(j.pending) > 0
 }
 
+// idleWait returns a channel closed once the activity is idle: at once
+// when it is, else when the running turn ends (a result, or the CLI's
+// exit).
+func (j *journal) idleWait() <-chan struct{} {
+	j.pubMu.Lock()
+	defer j.pubMu.Unlock()
+	if j.activity == worker.ActivityIdle {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	if j.idle == nil {
+		j.idle = make(chan struct{})
+	}
+	return j.idle
+}
+
 // claim marks the pending request id as being answered and returns it, or
 // nil when no such request is waiting.
 func (j *journal) claim(id string) *permission {

@@ -78,6 +78,9 @@ type harnessOptions struct {
 	baseEnv  []string      // the child environment base; nil: this process's
 	cwd      string        // the session's directory; "": a new temp dir
 	status   worker.Status // the worker's stored status; "": starting
+	marker   string        // the worker's AGENTDESK_WORKER marker; "": none
+	clock    clock         // the runtime's clock; nil: the real one
+	stall    time.Duration // worker.Config.StallAfter
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -119,8 +122,10 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		Config: worker.Config{
 			ClaudePath: path,
 			ChildEnv:   append(base, append([]string{"FAKE_ARGS_LOG=" + h.argsLog(), "FAKE_FLAG=" + h.flag()}, o.env...)...),
+			StallAfter: o.stall,
 		},
 		Report:              reporter{h},
+		Marker:              o.marker,
 		SetClaudeSession:    func(id string) { h.mu.Lock(); h.conv = id; h.mu.Unlock() },
 		ConversationStarted: func() { h.mu.Lock(); h.started++; h.mu.Unlock() },
 	}
@@ -129,6 +134,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		t.Fatal(err)
 	}
 	h.rt = rt.(*Runtime)
+	if o.clock != nil {
+		h.rt.clock = o.clock // before any turn: nothing reads it yet
+	}
 	t.Cleanup(h.stop)
 	return h
 }

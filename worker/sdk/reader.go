@@ -35,6 +35,7 @@ func (r *Runtime) consume(p *claude.Process, batches <-chan []claude.Line) {
 		if !ok {
 			return
 		}
+		r.noteOutput()
 		var es []entry
 		for _, l := range lines {
 			es = r.entries(p, es, l)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -31,6 +33,13 @@ type Runtime struct {
 	ctx    context.Context // bounds the CLI processes; cancelled by Stop
 	cancel context.CancelFunc
 
+	clock      clock         // the watchdog's and the escalating Stop's time
+	stallAfter time.Duration // worker.Config.StallAfter; 0: no watchdog
+	stopping   chan struct{} // closed when Stop begins
+	lastOut    atomic.Int64  // clock time (Unix ns) of the CLI's last output
+	stallMu    sync.Mutex    // orders the raise and the clear of a stall
+	stalled    atomic.Bool   // a stall was raised and not cleared; see stall.go
+
 	// sendMu serializes user messages, so the log and the CLI get them in
 	// the same order, and the lazy start of the CLI.
 	sendMu sync.Mutex
@@ -42,7 +51,9 @@ type Runtime struct {
 	abortInit context.CancelFunc   // cancels an Initialize in flight
 	started   bool                 // the conversation is recorded as started
 	caps      *worker.Capabilities // the last CLI's initialize answer
-	watching  bool                 // another process writes the conversation (watch.go)
+	following bool                 // another process writes the conversation (watch.go)
+	halting   *halt                // the Stop under way (stop.go)
+	watching  bool                 // the stall watchdog runs (stall.go)
 
 	// cancelMu orders Cancel against the write of a user message to the
 	// CLI: a Cancel that comes first keeps the message from the CLI, one
@@ -64,6 +75,7 @@ type Runtime struct {
 
 	wg       sync.WaitGroup // the history import
 	readers  sync.WaitGroup // one per CLI process; Go only under mu while !stopped
+	bg       sync.WaitGroup // the watchdog and a Stop under way; Go only under mu while !stopped
 	stopOnce sync.Once
 	stopErr  error
 }
@@ -73,6 +85,7 @@ var (
 	_ worker.Runtime          = (*Runtime)(nil)
 	_ worker.Inputter         = (*Runtime)(nil)
 	_ worker.Canceller        = (*Runtime)(nil)
+	_ worker.ForceCanceller   = (*Runtime)(nil)
 	_ worker.MessageLister    = (*Runtime)(nil)
 	_ worker.ActivityReporter = (*Runtime)(nil)
 )
@@ -102,6 +115,10 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		imported: make(chan struct{}),
 		done:     make(chan struct{}),
 		seen:     newRecentIDs(recentIDsLen),
+		clock:    realClock{},
+		stopping: make(chan struct{}),
+
+		stallAfter: env.Config.StallAfter,
 	}
 	if r.log == nil {
 		r.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -193,6 +210,7 @@ func (r *Runtime) stop(ctx context.Context) error {
 	close(r.done)
 	r.mu.Lock()
 	r.stopped = true
+	close(r.stopping)
 	p := r.proc
 	if r.abortInit != nil {
 		r.abortInit()
@@ -210,6 +228,7 @@ func (r *Runtime) stop(ctx context.Context) error {
 	r.sendMu.Lock()
 	r.sendMu.Unlock() // a barrier: no send is in flight past this point
 	r.readers.Wait()
+	r.bg.Wait()
 	// A producer still running (the import, a late control call) gets
 	// errStopped from here on.
 	r.journal.close()

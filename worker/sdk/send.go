@@ -50,7 +50,7 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if r.isWatching() {
+	if r.isFollowing() {
 		return errWatching
 	}
 	r.sendMu.Lock()
@@ -96,6 +96,7 @@ func (r *Runtime) deliver(content string) error {
 	}
 	if err == nil {
 		r.markStarted()
+		r.startWatch()
 	}
 	return err
 }

@@ -47,14 +47,14 @@ const (
 	watchEndedNote = "The other claude process has ended: the conversation continues here."
 )
 
-// rewatch is the watch of a restored worker: a claude process outside
+// rewatch is the follow of a restored worker: a claude process outside
 // agentdesk may have gone on writing the conversation across the restart.
 // Lines written while the server was down are not shown (they are in the
 // conversation the CLI resumes later).
 func (r *Runtime) rewatch() {
 	path, ok := claude.FindSessionFile(claude.ConfigDir(r.childEnv()), r.env.Session.Cwd, r.conv)
 	watch := ok && r.otherWriter(path)
-	r.setWatching(watch)
+	r.setFollowing(watch)
 	close(r.imported)
 	if !watch {
 		return
@@ -63,7 +63,7 @@ func (r *Runtime) rewatch() {
 	if fi, err := os.Stat(path); err == nil {
 		offset = fi.Size()
 	}
-	r.watch(path, offset, &importer{r: r, ids: make(map[string]struct{})})
+	r.followFile(path, offset, &importer{r: r, ids: make(map[string]struct{})})
 }
 
 // otherWriter reports whether a claude process is writing the session
@@ -81,26 +81,26 @@ func (r *Runtime) otherWriter(path string) bool {
 var _ worker.Watcher = (*Runtime)(nil)
 
 // Watching reports whether another process writes the conversation now.
-func (r *Runtime) Watching() bool { return r.isWatching() }
+func (r *Runtime) Watching() bool { return r.isFollowing() }
 
-func (r *Runtime) isWatching() bool {
+func (r *Runtime) isFollowing() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.watching
+	return r.following
 }
 
-func (r *Runtime) setWatching(on bool) {
+func (r *Runtime) setFollowing(on bool) {
 	r.mu.Lock()
-	r.watching = on
+	r.following = on
 	r.mu.Unlock()
 }
 
-// watch follows the session file from offset while another process writes
+// followFile follows the session file from offset while another process writes
 // it, then hands the conversation to this worker. It runs on the import
 // goroutine, after the history is stored.
-func (r *Runtime) watch(path string, offset int64, im *importer) {
+func (r *Runtime) followFile(path string, offset int64, im *importer) {
 	r.note("agentdesk_watching", watchingNote)
-	defer r.setWatching(false)
+	defer r.setFollowing(false)
 	tick := time.NewTicker(watchEvery)
 	defer tick.Stop()
 	lastCheck := time.Now()
@@ -111,7 +111,7 @@ func (r *Runtime) watch(path string, offset int64, im *importer) {
 		case <-tick.C:
 		}
 		var err error
-		if offset, err = r.follow(path, offset, im); err != nil {
+		if offset, err = r.readAppended(path, offset, im); err != nil {
 			if !errors.Is(err, errStopped) {
 				r.log.Error("follow session file", "path", path, "err", err)
 			}
@@ -122,8 +122,8 @@ func (r *Runtime) watch(path string, offset int64, im *importer) {
 		}
 		lastCheck = time.Now()
 		if !r.otherWriter(path) {
-			if _, err := r.follow(path, offset, im); err == nil {
-				r.setWatching(false)
+			if _, err := r.readAppended(path, offset, im); err == nil {
+				r.setFollowing(false)
 				r.note("agentdesk_watch_ended", watchEndedNote)
 			}
 			return
@@ -131,10 +131,10 @@ func (r *Runtime) watch(path string, offset int64, im *importer) {
 	}
 }
 
-// follow stores the complete lines appended to the file since offset and
+// readAppended stores the complete lines appended to the file since offset and
 // returns the offset after them. Lines the import already stored are
 // skipped by their uuid.
-func (r *Runtime) follow(path string, offset int64, im *importer) (int64, error) {
+func (r *Runtime) readAppended(path string, offset int64, im *importer) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return offset, fmt.Errorf("open session file: %w", err)

@@ -42,6 +42,7 @@ type fake struct {
 	big       bigSpec
 	sessionID string
 	cwd       string
+	hang      bool // FAKECLAUDE_HANG: turns that never end (hang.go)
 }
 
 func newFake(args []string) (*fake, error) {
@@ -52,6 +53,7 @@ func newFake(args []string) (*fake, error) {
 		}
 	}
 	f.cwd, _ = os.Getwd()
+	f.hang = os.Getenv("FAKECLAUDE_HANG") == "1"
 	if n := os.Getenv("FAKECLAUDE_FLOOD"); n != "" {
 		v, err := strconv.Atoi(n)
 		if err != nil {

@@ -29,7 +29,8 @@
 // unanswered; FAKECLAUDE_IGNORE_EOF=1 keeps running after stdin closes;
 // FAKECLAUDE_IGNORE_TERM=1 ignores SIGTERM; FAKECLAUDE_CHILD=1 starts a
 // child process in the same group and prints
-// {"type":"fakeclaude","subtype":"child","pid":N}. At start it writes its
+// {"type":"fakeclaude","subtype":"child","pid":N}; FAKECLAUDE_HANG=1 plays
+// a turn that never ends, see hang.go. At start it writes its
 // pid and arguments to stderr. On stdin EOF it exits 0, or 1 when the last
 // result had is_error:true, as the CLI does.
 package main
@@ -45,8 +46,8 @@ import (
 )
 
 func main() {
-	if os.Getenv("FAKECLAUDE_SLEEPER") == "1" {
-		time.Sleep(time.Hour) // the child of FAKECLAUDE_CHILD: just be there
+	if s := os.Getenv("FAKECLAUDE_SLEEPER"); s != "" {
+		sleeper(s) // a child: FAKECLAUDE_CHILD's ("1"), or FAKECLAUDE_TOOL's
 		return
 	}
 	os.Exit(run())

@@ -84,6 +84,8 @@ func scriptStdout(raw []byte) (string, string, error) {
 // playTurn plays the turn for user message m.
 func (f *fake) playTurn(m inMsg) {
 	switch {
+	case f.hang:
+		f.hangTurn(m)
 	case f.big.count > 0:
 		f.bigTurn()
 	case f.flood > 0:

@@ -16,6 +16,7 @@ export interface ComposerActions {
 const activityText: Record<Activity, string> = {
   active: 'working…',
   asking: 'waiting for you',
+  stalled: 'stalled: no progress',
   idle: 'idle',
 };
 
@@ -82,7 +83,7 @@ export class Composer {
 
   /** True while a turn runs (Cancel is offered). */
   get busy(): boolean {
-    return this.activity === 'active' || this.activity === 'asking';
+    return this.activity === 'active' || this.activity === 'asking' || this.activity === 'stalled';
   }
 
   focus(): void {

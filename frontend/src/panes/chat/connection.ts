@@ -7,6 +7,7 @@ import { ReconnectingSocket, wsUrl, type SocketState } from '../../ws';
 import type { Activity } from '../../types';
 import { readHistory, type FetchPage, type StoredMessage } from './history';
 import { parseFrame, type ClientFrame, type CliMessage, type PermissionRequest } from './protocol';
+import type { StopStage } from './stop-card';
 
 export interface ChatHandlers {
   /** A connection opened: the replay after the cursor follows. */
@@ -21,6 +22,8 @@ export interface ChatHandlers {
   /** The server does not know our cursor: drop everything, the whole history follows. */
   reset(): void;
   activity(a: Activity): void;
+  /** How far a Stop got (stop-card.ts). */
+  stopStage?(s: StopStage): void;
   permission(req: PermissionRequest): void;
   resolved(requestId: string): void;
   exited(code: number | null, signal: string | number | null): void;
@@ -124,6 +127,9 @@ export class ChatConnection {
         return;
       case 'activity':
         this.on.activity(f.state);
+        return;
+      case 'stop-stage':
+        this.on.stopStage?.(f.stage);
         return;
       case 'permission-request':
         this.on.permission(f);

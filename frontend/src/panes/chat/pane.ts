@@ -14,6 +14,7 @@ import { PermissionDock } from './permission-dock';
 import type { CliMessage, PermissionRequest } from './protocol';
 import { Scroller } from './scroller';
 import { NextTask } from './tasks';
+import { StopCard } from './stop-card';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 import { TurnStart } from './turn-start';
@@ -37,6 +38,7 @@ export class ChatPane implements Pane {
   private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
+  private readonly stopCard = new StopCard((force) => this.cancel(force));
   private readonly composer: Composer;
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
@@ -67,6 +69,7 @@ export class ChatPane implements Pane {
       h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
       this.banner.el,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
+      this.stopCard.el,
       this.dock.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
@@ -101,6 +104,7 @@ export class ChatPane implements Pane {
         this.copies.clear();
       },
       activity: (a) => this.setActivity(a),
+      stopStage: (s) => this.stopCard.setStage(s),
       permission: (req) => this.permission(req),
       resolved: (id) => this.dock.resolve(id),
       exited: (code, signal) => this.exited(code, signal),
@@ -211,6 +215,7 @@ export class ChatPane implements Pane {
     }
     this.el.dataset.activity = a ?? '';
     this.composer.setActivity(a);
+    this.stopCard.setActivity(a);
     setAsking(this.key, a === 'asking');
   }
 
@@ -237,9 +242,9 @@ export class ChatPane implements Pane {
     if (code === 'invalid_message') this.dock.unbusyAll(message);
   }
 
-  private cancel(): void {
-    if (!this.conn.send({ type: 'cancel' })) {
-      void this.ctx.api.cancel(this.ctx.session.id, this.worker.id).catch(() => undefined);
+  private cancel(force = false): void {
+    if (!this.conn.send(force ? { type: 'cancel', force } : { type: 'cancel' })) {
+      void this.ctx.api.cancel(this.ctx.session.id, this.worker.id, force).catch(() => undefined);
     }
   }
 

@@ -3,6 +3,7 @@
 // passed through as the CLI wrote them, so every field here is optional and read
 // defensively: unknown keys are ignored, missing ones are not errors.
 import type { Activity } from '../../types';
+import type { StopStage } from './stop-card';
 
 /** Any JSON object, read field by field. */
 export type Json = Record<string, unknown>;
@@ -56,6 +57,7 @@ export type ServerFrame =
   | { type: 'history-end'; last: string | null }
   | { type: 'reset' }
   | { type: 'activity'; state: Activity }
+  | { type: 'stop-stage'; stage: StopStage }
   | PermissionRequest
   | { type: 'permission-resolved'; requestId: string; behavior: string }
   | { type: 'exit'; exitCode: number | null; signal: string | number | null }
@@ -64,7 +66,7 @@ export type ServerFrame =
 /** Client-to-server frames. */
 export type ClientFrame =
   | { type: 'user-message'; content: string }
-  | { type: 'cancel' }
+  | { type: 'cancel'; force?: boolean }
   | {
       type: 'permission-response';
       requestId: string;
