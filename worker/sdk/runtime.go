@@ -70,8 +70,6 @@ type Runtime struct {
 	// imported is closed once the session file's history is in the log
 	// (or none is to be imported): user messages wait for it.
 	imported chan struct{}
-	// done is closed when Stop begins: the watch of a session file ends.
-	done chan struct{}
 
 	wg       sync.WaitGroup // the history import
 	readers  sync.WaitGroup // one per CLI process; Go only under mu while !stopped
@@ -113,7 +111,6 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		log:      env.Log,
 		readOnly: env.Info.Status == worker.StatusStopped,
 		imported: make(chan struct{}),
-		done:     make(chan struct{}),
 		seen:     newRecentIDs(recentIDsLen),
 		clock:    realClock{},
 		stopping: make(chan struct{}),
@@ -207,7 +204,6 @@ func (r *Runtime) Stop(ctx context.Context) error {
 }
 
 func (r *Runtime) stop(ctx context.Context) error {
-	close(r.done)
 	r.mu.Lock()
 	r.stopped = true
 	close(r.stopping)

@@ -106,7 +106,7 @@ func (r *Runtime) followFile(path string, offset int64, im *importer) {
 	lastCheck := time.Now()
 	for {
 		select {
-		case <-r.done:
+		case <-r.stopping:
 			return
 		case <-tick.C:
 		}
