@@ -68,7 +68,7 @@ var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/g
 // the base64 length first.
 func Decode(in []Input) ([]File, error) {
 	if len(in) > MaxCount {
-		return nil, invalid("attachments: at most %d files can be attached to one message, not %d", MaxCount, len(in))
+		return nil, invalid("At most %d files can be attached to one message (attachments), not %d", MaxCount, len(in))
 	}
 	out := make([]File, 0, len(in))
 	total := 0
@@ -79,7 +79,7 @@ func Decode(in []Input) ([]File, error) {
 		}
 		total += len(f.Data)
 		if total > MaxTotal {
-			return nil, tooLarge("attachments: the files of one message may hold %s together; with %q they hold more", size(MaxTotal), f.Name)
+			return nil, tooLarge("The files of one message may hold %s together; with %q (attachments[%d]) they hold more", size(MaxTotal), f.Name, i)
 		}
 		out = append(out, f)
 	}
@@ -92,13 +92,13 @@ func decodeOne(i int, a Input) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	label := fmt.Sprintf("%s (%q)", field, name)
+	label := fmt.Sprintf("File %q (%s)", name, field)
 	if base64.StdEncoding.DecodedLen(len(a.Data)) > MaxFile+3 {
 		return File{}, tooLarge("%s is larger than %s, the limit for one file", label, size(MaxFile))
 	}
 	data, err := base64.StdEncoding.DecodeString(a.Data)
 	if err != nil {
-		return File{}, invalid("%s: data is not valid base64", label)
+		return File{}, invalid("%s: its data is not valid base64", label)
 	}
 	if len(data) == 0 {
 		return File{}, invalid("%s is empty", label)

@@ -83,7 +83,7 @@ func TestDecodeRefuses(t *testing.T) {
 			{Name: "c.png", MediaType: "image/png", Data: b64(nine)},
 			{Name: "d.png", MediaType: "image/png", Data: b64(nine)},
 		}, wire.CodeTooLarge, "30 MiB together"},
-		{"too many", make([]Input, MaxCount+1), wire.CodeInvalidField, "at most 20 files"},
+		{"too many", make([]Input, MaxCount+1), wire.CodeInvalidField, "At most 20 files"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
