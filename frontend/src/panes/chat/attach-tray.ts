@@ -78,7 +78,9 @@ export class AttachTray {
 
   constructor(private readonly changed: () => void) {
     this.picker = h('input', { type: 'file', multiple: true, hidden: true, class: 'chat-attach-picker' });
-    this.button = h('button', { class: 'btn chat-attach-btn', type: 'button', title: 'Attach files (or paste, or drop them here)', 'aria-label': 'Attach files' }, '📎');
+    this.button = h('button', { class: 'btn chat-attach-btn', type: 'button', title: 'Attach files (or paste, or drop them here)', 'aria-label': 'Attach files' });
+    // A paperclip: emoji fonts are missing on many Linux desktops. Static markup, no user data.
+    this.button.innerHTML = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9"/></svg>';
     this.list = h('ul', { class: 'chat-attachments-pending', 'aria-label': 'Attachments' });
     this.error = h('div', { class: 'chat-attach-error', role: 'alert', hidden: true });
     this.el = h('div', { class: 'chat-attach-tray' }, this.list, this.error, this.picker);
