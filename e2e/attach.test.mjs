@@ -174,14 +174,17 @@ describe('chat attachments with the real Claude CLI', { timeout: 300_000 }, () =
     });
   }
 
-  test('desktop (light) screenshots', async () => {
-    if (!shots) return;
+  test('desktop (light): the sent image and a pasted one show', async () => {
     const p = await newPage(browser, { ...desktop, colorScheme: 'light' });
+    await p.goto(`${server.url}/?token=${server.token}`);
+    await p.locator('.conn[data-state="open"]').waitFor({ timeout: waitMs });
     await p.goto(page.url());
     await pane(p).locator('.chat-attachment-img').first().waitFor({ timeout: waitMs });
     await paste(p, [{ name: 'gradient.png', type: 'image/png', b64: png }]);
     await pane(p).locator('.chat-attach-chip').first().waitFor({ timeout: waitMs });
     await shoot('desktop-light', p);
+    assert.deepEqual(await overflow(p), []);
+    assert.deepEqual(p.errors, []);
     await p.context().close();
   });
 });
