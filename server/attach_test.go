@@ -187,3 +187,24 @@ func TestSocketAttachments(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachmentsOnlyForSDK: a worker kind that takes no attachments
+// refuses them with 400 invalid_field, as it refuses the routes it lacks.
+func TestAttachmentsOnlyForSDK(t *testing.T) {
+	e := newEnv(t, termKinds())
+	s := e.createSession(t.TempDir())
+	var w worker.Info
+	if a := e.do("POST", "/api/sessions/"+s.ID+"/workers", map[string]any{"kind": "terminal", "command": []string{"sleep", "100"}}); a.status != 201 {
+		t.Fatalf("create terminal: %d %s", a.status, a.body)
+	} else {
+		a.json(t, &w)
+	}
+	base := "/api/sessions/" + s.ID + "/workers/" + w.ID
+	a := e.do("POST", base+"/input", map[string]any{"content": "x", "attachments": []any{att("red.png", "image/png", redPNG)}})
+	if a.status != 400 || a.errCode(t) != "invalid_field" || !strings.Contains(string(a.body), "attachments") {
+		t.Errorf("attachments to a terminal: %d %s", a.status, a.body)
+	}
+	if a := e.do("GET", base+"/attachments/x", nil); a.status != 400 || a.errCode(t) != "invalid_field" {
+		t.Errorf("attachment of a terminal: %d %s", a.status, a.body)
+	}
+}
