@@ -24,6 +24,9 @@ type Message struct {
 	Seq  uint64
 	UUID string
 	Data []byte
+	// Blobs are files stored with the message, in its transaction, and
+	// read back with Store.Blob (blobs.go); never returned with it.
+	Blobs []Blob
 }
 
 // encMsg is a message encoded in the caller's goroutine, so the writer only
@@ -35,6 +38,7 @@ type encMsg struct {
 	uuid   []byte
 	val    []byte
 	chunks [][]byte
+	blobs  []Blob
 }
 
 // AppendMessages queues msgs for the log of workerID. The caller assigns
@@ -78,6 +82,11 @@ func encodeMessages(workerID string, msgs []Message) ([]encMsg, int, error) {
 		if m.Seq == 0 || (i > 0 && m.Seq != msgs[i-1].Seq+1) {
 			return nil, 0, fmt.Errorf("seq %d: %w", m.Seq, ErrSeq)
 		}
+		for _, b := range m.Blobs {
+			if b.ID == "" {
+				return nil, 0, fmt.Errorf("attachment of message %d has no id: %w", m.Seq, ErrInvalid)
+			}
+		}
 		chunks := splitData(m.Data)
 		inline := m.Data
 		if chunks != nil {
@@ -87,8 +96,11 @@ func encodeMessages(workerID string, msgs []Message) ([]encMsg, int, error) {
 		n := len(val)
 		val = append(append(val, m.UUID...), inline...)
 		key := binary.BigEndian.AppendUint64(keys[8*i:8*i], m.Seq)
-		recs[i] = encMsg{seq: m.Seq, key: key, uuid: val[n : n+len(m.UUID)], val: val, chunks: chunks}
+		recs[i] = encMsg{seq: m.Seq, key: key, uuid: val[n : n+len(m.UUID)], val: val, chunks: chunks, blobs: m.Blobs}
 		size += len(val) + len(m.Data) - len(inline)
+		for _, b := range m.Blobs {
+			size += len(b.Meta) + len(b.Data)
+		}
 	}
 	if err := checkDistinct(msgs); err != nil {
 		return nil, 0, err
@@ -120,6 +132,9 @@ func (w *wtx) appendMessages(workerID []byte, recs []encMsg) error {
 		if err := checkAppend(wb, recs); err != nil {
 			return err
 		}
+		if err := checkBlobs(wb, recs); err != nil {
+			return err
+		}
 		count = getU64(wb.Get(kCount))
 	} else {
 		if recs[0].seq != 1 {
@@ -140,6 +155,9 @@ func (w *wtx) appendMessages(workerID []byte, recs []encMsg) error {
 			return fmt.Errorf("put uuid of seq %d: %w", r.seq, err)
 		}
 		if err := putChunks(wb, r.seq, r.chunks); err != nil {
+			return err
+		}
+		if err := putBlobs(wb, r.blobs); err != nil {
 			return err
 		}
 	}

@@ -114,6 +114,9 @@ func codeStatus(code wire.Code) int {
 	if code.Upstream() {
 		return http.StatusBadGateway
 	}
+	if code == wire.CodeTooLarge {
+		return http.StatusRequestEntityTooLarge
+	}
 	return http.StatusBadRequest
 }
 
@@ -137,11 +140,17 @@ func fromEcho(he *echo.HTTPError) *apiError {
 // match a field only case-insensitively, trailing data and bodies over
 // wire.MaxBody are refused with a clear error.
 func bind(c echo.Context, v any) error {
+	return bindMax(c, v, wire.MaxBody)
+}
+
+// bindMax is bind with a body limit of max bytes (POST …/input takes
+// attachments: wire.MaxInputBody).
+func bindMax(c echo.Context, v any, max int64) error {
 	r := c.Request()
-	if r.ContentLength > wire.MaxBody {
-		return newError(http.StatusRequestEntityTooLarge, wire.CodeTooLarge, "request body is larger than 1 MiB")
+	if r.ContentLength > max {
+		return tooLargeBody(max)
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, wire.MaxBody))
+	data, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, max))
 	if err != nil {
 		return decodeError(err)
 	}
@@ -172,7 +181,7 @@ func decodeError(err error) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &mbe):
-		return newError(http.StatusRequestEntityTooLarge, wire.CodeTooLarge, "request body is larger than 1 MiB")
+		return tooLargeBody(mbe.Limit)
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return newError(http.StatusRequestTimeout, wire.CodeTimeout, "request body took too long to arrive")
 	case errors.As(err, &ute):
@@ -185,4 +194,9 @@ func decodeError(err error) error {
 		return newError(http.StatusBadRequest, wire.CodeInvalidJSON, fmt.Sprintf("The request body is not valid JSON (error at byte %d)", se.Offset))
 	}
 	return newError(http.StatusBadRequest, wire.CodeInvalidJSON, "The request body is not valid JSON")
+}
+
+// tooLargeBody is the answer to a body over max bytes.
+func tooLargeBody(max int64) *apiError {
+	return newError(http.StatusRequestEntityTooLarge, wire.CodeTooLarge, fmt.Sprintf("request body is larger than %d MiB", max>>20))
 }

@@ -123,6 +123,7 @@ func (s *Server) routes() {
 	s.exportRoutes(api)
 	s.claudeSessionRoutes(api)
 	s.gitRoutes(api)
+	s.attachRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -84,16 +85,20 @@ func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
 }
 
 type inputRequest struct {
-	Content *string `json:"content"`
+	Content     *string        `json:"content"`
+	Attachments []attach.Input `json:"attachments"`
 }
 
 func (s *Server) workerInput(c echo.Context) error {
 	var req inputRequest
-	if err := bind(c, &req); err != nil {
+	if err := bindMax(c, &req, wire.MaxInputBody); err != nil {
 		return err
 	}
 	if req.Content == nil {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, "content: is required")
+	}
+	if len(req.Attachments) > 0 {
+		return s.inputFiles(c, *req.Content, req.Attachments)
 	}
 	in, err := runtimeAs[worker.Inputter](s, c, "input")
 	if err != nil {

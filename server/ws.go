@@ -72,7 +72,8 @@ func (s *Server) workerSocket(c echo.Context) error {
 	defer conn.bound(ctx)()
 
 	p := pump{conn: conn, out: make(chan hub.Frame, 16), streams: make(chan *hub.Stream, 1)}
-	go clientFrames(ctx, cancel, conn, func(data []byte) { p.handle(ctx, att, data) })
+	handle := raiseFrameLimit(conn, info.Kind, func(data []byte) { p.handle(ctx, att, data) })
+	go clientFrames(ctx, cancel, conn, handle)
 	for stream != nil {
 		next := p.stream(ctx, stream)
 		stream.Close()

@@ -3,6 +3,8 @@ package worker
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/agentdesk/agentdesk/internal/attach"
 )
 
 // The optional abilities of a Runtime, which the server (REST endpoints)
@@ -12,6 +14,16 @@ type (
 	// Inputter takes a user message (POST …/input).
 	Inputter interface {
 		SendUser(ctx context.Context, content string) error
+	}
+	// FileSender takes a user message with attachments, checked by
+	// attach.Decode (POST …/input, user-message with "attachments").
+	FileSender interface {
+		SendUserFiles(ctx context.Context, content string, files []attach.File) error
+	}
+	// AttachmentReader serves a stored attachment by id (GET
+	// …/attachments/:id); an unknown id is an error wrapping ErrNotFound.
+	AttachmentReader interface {
+		Attachment(id string) (Attachment, error)
 	}
 	// Canceller interrupts the running turn (POST …/cancel, a forced
 	// switch); false when none ran.
@@ -46,3 +58,11 @@ type (
 		Watching() bool
 	}
 )
+
+// Attachment is a stored attachment: what a person attached to a message
+// (or an image imported from the CLI's session file).
+type Attachment struct {
+	Name      string
+	MediaType string
+	Data      []byte
+}

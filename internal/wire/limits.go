@@ -7,6 +7,12 @@ const (
 	// MaxClientFrame is the largest WebSocket frame a client may send
 	// (close 1009 beyond it).
 	MaxClientFrame = 1 << 20
+	// MaxInputBody is the body limit of POST …/input, and MaxInputFrame
+	// the frame limit of an sdk socket's user-message, both raised from
+	// 1 MiB to carry attachments: 30 MiB of files are 40 MiB of base64,
+	// plus the text (256 KiB) and the JSON around them.
+	MaxInputBody  = 42 << 20
+	MaxInputFrame = 42 << 20
 	// PageDefault and PageMax bound a page of the REST message history.
 	PageDefault = 500
 	PageMax     = 5000

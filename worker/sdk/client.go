@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	attachment "github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
@@ -13,14 +14,15 @@ import (
 
 // clientFrame is any frame a tab sends on the sdk socket.
 type clientFrame struct {
-	Type         string          `json:"type"`
-	Content      *string         `json:"content"`
-	RequestID    string          `json:"requestId"`
-	Behavior     string          `json:"behavior"`
-	Message      string          `json:"message"`
-	UpdatedInput json.RawMessage `json:"updatedInput"`
-	After        string          `json:"after"`
-	Force        bool            `json:"force"` // cancel: skip the interrupt
+	Type         string             `json:"type"`
+	Content      *string            `json:"content"`
+	RequestID    string             `json:"requestId"`
+	Behavior     string             `json:"behavior"`
+	Message      string             `json:"message"`
+	UpdatedInput json.RawMessage    `json:"updatedInput"`
+	After        string             `json:"after"`
+	Force        bool               `json:"force"` // cancel: skip the interrupt
+	Attachments  []attachment.Input `json:"attachments"`
 }
 
 // HandleClient handles one frame from a tab: user-message, cancel (ignored
@@ -38,7 +40,7 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 		if f.Content == nil {
 			return nil, fmt.Errorf("user-message needs a string \"content\": %w", worker.ErrInvalid)
 		}
-		err = r.SendUser(ctx, *f.Content)
+		err = r.sendFrame(ctx, *f.Content, f.Attachments)
 	case wire.TypeCancel:
 		if f.Force {
 			_, err = r.ForceCancel(ctx)
@@ -59,4 +61,17 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 		return nil, nil
 	}
 	return nil, err
+}
+
+// sendFrame sends a user-message frame's content and attachments; a bad
+// attachment is refused before anything is stored or sent.
+func (r *Runtime) sendFrame(ctx context.Context, content string, in []attachment.Input) error {
+	if len(in) == 0 {
+		return r.SendUser(ctx, content)
+	}
+	files, err := attachment.Decode(in)
+	if err != nil {
+		return err
+	}
+	return r.SendUserFiles(ctx, content, files)
 }

@@ -235,6 +235,9 @@ type userLine struct {
 	UUID      string `json:"uuid"`
 	SessionID string `json:"session_id"`
 	Timestamp string `json:"timestamp"`
+	// Attachments refer to the files sent with the message, stored apart
+	// (attach.go).
+	Attachments []attachmentRef `json:"attachments,omitempty"`
 }
 
 // userHTML renders what a person typed with the same sanitizing markdown
@@ -249,8 +252,8 @@ func userHTML(content string) []byte {
 	return mustJSON(map[string]string{"0": h})
 }
 
-func userMessage(content, id, sessionID string, now time.Time) []byte {
-	u := userLine{Type: "user", UUID: id, SessionID: sessionID, Timestamp: now.UTC().Format(time.RFC3339Nano)}
+func userMessage(content, id, sessionID string, now time.Time, refs []attachmentRef) []byte {
+	u := userLine{Type: "user", UUID: id, SessionID: sessionID, Timestamp: now.UTC().Format(time.RFC3339Nano), Attachments: refs}
 	u.Message.Role, u.Message.Content = "user", content
 	b, _ := json.Marshal(u) // only strings: cannot fail
 	return b

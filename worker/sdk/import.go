@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/persist"
 )
 
 // The history import. Every switch of a session's conversation creates a
@@ -54,6 +55,9 @@ type importedLine struct {
 	ToolUseResult json.RawMessage `json:"tool_use_result,omitempty"`
 	Aborted       bool            `json:"aborted,omitempty"` // a block cut by an interrupt
 	Source        string          `json:"agentdeskSource"`
+	// Attachments refer to the files taken out of a user message
+	// (importattach.go).
+	Attachments []attachmentRef `json:"attachments,omitempty"`
 }
 
 // importedMarker ends the imported history.
@@ -149,15 +153,23 @@ func (im *importer) add(e claude.SessionEntry) error {
 		id = uuid.Must(uuid.NewV7()).String()
 	}
 	im.ids[id] = struct{}{}
+	message, refs, blobs := e.Message, []attachmentRef(nil), []persist.Blob(nil)
+	if e.Type == "user" {
+		message, refs, blobs = im.r.externalise(e.Message)
+	}
 	msg, err := json.Marshal(importedLine{
-		Type: e.Type, Message: e.Message, UUID: id, SessionID: im.r.conv, Timestamp: e.Timestamp,
+		Type: e.Type, Message: message, UUID: id, SessionID: im.r.conv, Timestamp: e.Timestamp,
 		ToolUseResult: e.ToolUseResult, Aborted: e.IsAbortedMidStream, Source: source(e.Entrypoint),
+		Attachments: refs,
 	})
 	if err != nil {
 		return fmt.Errorf("encode imported message: %w", err)
 	}
-	im.es = append(im.es, entry{kind: kStored, msg: msg, uuid: id, typ: e.Type, history: true})
+	im.es = append(im.es, entry{kind: kStored, msg: msg, uuid: id, typ: e.Type, history: true, blobs: blobs})
 	im.size += len(msg)
+	for _, b := range blobs {
+		im.size += len(b.Data)
+	}
 	if len(im.es) >= maxBatch || im.size >= importBatchBytes {
 		return im.flush()
 	}

@@ -106,6 +106,8 @@ type entry struct {
 	frame       []byte
 	perm        *permission // kAsk, kResolved
 	stall       bool        // kStall: raised (true) or cleared
+	// blobs are the attachments stored with a kStored message.
+	blobs []persist.Blob
 }
 
 // batch is what the publisher receives: entries in order and, when some
@@ -190,11 +192,11 @@ func (j *journal) number(b *batch) []persist.Message {
 			} else {
 				e.frame = sdkFrame(e.seq, e.msg, e.html, e.htmlTruncated)
 			}
-			msgs = append(msgs, persist.Message{Seq: e.seq, UUID: e.uuid, Data: e.frame})
+			msgs = append(msgs, persist.Message{Seq: e.seq, UUID: e.uuid, Data: e.frame, Blobs: e.blobs})
 		case kStream:
 			e.frame = sdkFrame(j.seq, e.msg, nil, false)
 		}
-		e.msg, e.html, e.line = nil, nil, claude.Line{} // the frame holds them: let a large line go
+		e.msg, e.html, e.line, e.blobs = nil, nil, claude.Line{}, nil // the frame (or the store) holds them: let a large line go
 		b.size += len(e.frame)
 	}
 	return msgs

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	attachment "github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -31,7 +32,13 @@ const MaxUserMessage = 256 << 10
 // outlives the call; it bounds the wait for a history import still
 // running (import.go).
 func (r *Runtime) SendUser(ctx context.Context, content string) error {
-	if strings.TrimSpace(content) == "" {
+	return r.sendUser(ctx, content, nil)
+}
+
+// sendUser is SendUser with attachments (SendUserFiles): they are stored
+// with the message and go to the CLI as content blocks after its text.
+func (r *Runtime) sendUser(ctx context.Context, content string, files []attachment.File) error {
+	if strings.TrimSpace(content) == "" && len(files) == 0 {
 		return fmt.Errorf("content is empty: %w", worker.ErrInvalid)
 	}
 	if len(content) > MaxUserMessage {
@@ -62,11 +69,12 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	r.setSending(true)
 	defer r.setSending(false)
 	id := uuid.Must(uuid.NewV7()).String()
-	msg := userMessage(content, id, r.conv, time.Now())
-	if err := r.journal.produceCommitted([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user"}}); err != nil {
+	refs, blobs := r.attachmentRefs(files)
+	msg := userMessage(content, id, r.conv, time.Now(), refs)
+	if err := r.journal.produceCommitted([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user", blobs: blobs}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
-	err := r.deliver(content)
+	err := r.deliver(cliContent(content, files))
 	if errors.Is(err, errSendCancelled) {
 		r.endTurn()
 		return nil
@@ -76,7 +84,7 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 
 // deliver writes a stored user message to the CLI, starting it first when
 // none runs.
-func (r *Runtime) deliver(content string) error {
+func (r *Runtime) deliver(content any) error {
 	p, err := r.ensureProcess()
 	if err != nil {
 		return err
@@ -103,13 +111,13 @@ func (r *Runtime) deliver(content string) error {
 
 // write hands the message to the CLI unless Cancel came first; see
 // cancelMu.
-func (r *Runtime) write(p *claude.Process, content string) error {
+func (r *Runtime) write(p *claude.Process, content any) error {
 	r.cancelMu.Lock()
 	defer r.cancelMu.Unlock()
 	if r.cancelSend {
 		return errSendCancelled
 	}
-	if err := p.SendUser(content); err != nil {
+	if err := p.SendUserContent(content); err != nil {
 		return err
 	}
 	r.sending = false // from now on Cancel interrupts the turn

@@ -6,10 +6,11 @@
 // focus asked for meanwhile is given when it becomes usable.
 import { h, setText } from '../../dom';
 import type { Activity } from '../../types';
+import { AttachTray, type OutAttachment } from './attach-tray';
 
 export interface ComposerActions {
   /** Sends a user message; false when it could not be sent (not connected). */
-  send(text: string): boolean;
+  send(text: string, attachments?: OutAttachment[]): boolean;
   cancel(): void;
 }
 
@@ -36,6 +37,8 @@ export class Composer {
   private readonly cancelBtn: HTMLButtonElement;
   private readonly activityEl: HTMLElement;
   private readonly hint: HTMLElement;
+  /** Files to send with the next message (attach-tray.ts). */
+  readonly tray: AttachTray;
   private connected = false;
   private readOnly: string | null = null;
   private activity: Activity | null = null;
@@ -52,8 +55,9 @@ export class Composer {
     this.cancelBtn = h('button', { class: 'btn chat-cancel', type: 'button', hidden: true, title: 'Interrupt the running turn (Escape)' }, 'Cancel');
     this.activityEl = h('span', { class: 'chat-activity', role: 'status' });
     this.hint = h('span', { class: 'chat-hint', id: hintId });
-    this.el = h('form', { class: 'chat-composer' },
-      h('div', { class: 'chat-compose-row' }, this.input, h('div', { class: 'chat-buttons' }, this.cancelBtn, this.sendBtn)),
+    this.tray = new AttachTray(() => this.render());
+    this.el = h('form', { class: 'chat-composer' }, this.tray.el,
+      h('div', { class: 'chat-compose-row' }, this.tray.button, this.input, h('div', { class: 'chat-buttons' }, this.cancelBtn, this.sendBtn)),
       h('div', { class: 'chat-compose-foot' }, this.activityEl, this.hint));
     this.el.addEventListener('submit', (ev) => {
       ev.preventDefault();
@@ -99,8 +103,10 @@ export class Composer {
 
   private submit(): void {
     const text = this.input.value;
-    if (text.trim() === '' || !this.connected || this.readOnly !== null) return;
-    if (!this.actions.send(text)) return;
+    const files = this.tray.count;
+    if ((text.trim() === '' && files === 0) || this.tray.busy || !this.connected || this.readOnly !== null) return;
+    if (!this.actions.send(text, files > 0 ? this.tray.take() : undefined)) return;
+    this.tray.clear();
     this.input.value = '';
     this.autosize();
   }
@@ -111,10 +117,12 @@ export class Composer {
   }
 
   private render(): void {
+    if (this.tray === undefined) return; // called by the tray while it is built
     const usable = this.connected && this.readOnly === null;
     const hadFocus = document.activeElement === this.input;
     this.input.disabled = !usable;
     this.sendBtn.disabled = !usable;
+    this.tray.button.disabled = !usable;
     this.el.dataset.disabled = String(!usable);
     const free = document.activeElement === null || document.activeElement === document.body;
     if (usable && (hadFocus || (this.wantFocus && free))) this.input.focus();

@@ -7,6 +7,7 @@ import type { Activity, Session, Worker } from '../../types';
 import type { SocketState } from '../../ws';
 import type { Pane, PaneContext } from '../registry';
 import { Banner } from './banner';
+import type { OutAttachment } from './attach-tray';
 import { Composer } from './composer';
 import { ChatConnection } from './connection';
 import { CopyButtons } from './copy';
@@ -63,7 +64,7 @@ export class ChatPane implements Pane {
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.composer = new Composer({ send: (text) => this.sendMessage(text), cancel: () => this.cancel() });
+    this.composer = new Composer({ send: (text, files) => this.sendMessage(text, files), cancel: () => this.cancel() });
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
       h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
@@ -73,6 +74,7 @@ export class ChatPane implements Pane {
       this.dock.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
+    this.composer.tray.listen(this.composer.input, this.el);
     this.copies = new CopyButtons(this.scroller.el, this.el);
     // Busy until the first history-end: the history read first is no news to announce.
     this.transcript.el.setAttribute('aria-busy', 'true');
@@ -199,9 +201,10 @@ export class ChatPane implements Pane {
   }
 
   /** Sends what the composer holds: back to the bottom, and "turn started" until the first token. */
-  private sendMessage(text: string): boolean {
+  private sendMessage(text: string, attachments?: OutAttachment[]): boolean {
     const busy = this.composer.busy;
-    if (!this.conn.send({ type: 'user-message', content: text })) return false;
+    const frame = attachments === undefined ? { type: 'user-message' as const, content: text } : { type: 'user-message' as const, content: text, attachments };
+    if (!this.conn.send(frame)) return false;
     this.scroller.stick();
     if (!busy) this.turnStart.sent(); // a message sent mid-turn waits for the turn to end
     return true;

@@ -65,7 +65,7 @@ export type ServerFrame =
 
 /** Client-to-server frames. */
 export type ClientFrame =
-  | { type: 'user-message'; content: string }
+  | { type: 'user-message'; content: string; attachments?: { name: string; mediaType: string; data: string }[] }
   | { type: 'cancel'; force?: boolean }
   | {
       type: 'permission-response';

@@ -6,6 +6,7 @@
 // (addHistory) is built off the document and attached in one append (chunks.ts).
 import { ChunkedLog } from './chunks';
 import type { StoredMessage } from './history';
+import { withAttachments } from './attach-view';
 import { LiveStream } from './live';
 import { blocksOf, deniedByPermission, num, str, type Block, type CliMessage } from './protocol';
 import { WorkQueue } from './queue';
@@ -196,7 +197,7 @@ export class Transcript {
       }
       card.setResult(b, deniedByPermission(m, id));
     }
-    const text = renderUserText(blocks.filter((b) => b.type !== 'tool_result'), html);
+    const text = withAttachments(renderUserText(blocks.filter((b) => b.type !== 'tool_result'), html), m);
     if (text !== null) {
       this.container(m.parent_tool_use_id).append(text);
       out.unshift(text);
