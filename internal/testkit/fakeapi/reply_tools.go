@@ -62,7 +62,8 @@ var scripts = map[string][][]block{
 	"agent": {{textBlock("I'll ask a subagent."), toolBlock("Task", map[string]any{
 		"description": "Survey the tree", "subagent_type": "general-purpose",
 		"prompt": "tools:sub Look at the files and report."})}},
-	"sub": {{textBlock("Looking around."), toolBlock("Bash", map[string]any{"command": "ls", "description": "List the files"})}},
+	// The subagent's Bash call asks for permission: it waits there, running.
+	"sub": {{textBlock("Looking around."), toolBlock("Bash", map[string]any{"command": "touch surveyed.txt", "description": "Mark the survey"})}},
 }
 
 func textBlock(text string) block { return block{Type: "text", Text: text} }

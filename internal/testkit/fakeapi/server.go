@@ -24,7 +24,8 @@ import (
 //     (reply_tools.go), one reply per request of the turn: "todo" (TodoWrite,
 //     a Bash call asking permission, TodoWrite all done), "edit" (Write
 //     hello.py, then Edit it), "search" (Read hello.py), "image" (Read
-//     pixel.png), "agent" (a Task whose subagent runs "sub": a Bash ls).
+//     pixel.png), "agent" (a Task whose subagent runs "sub": a Bash touch
+//     that asks for permission).
 //     When the steps are used up, the tool_result summary below.
 //   - tool_result blocks: text "Tool finished. Results:\n- `Bash` (ok): '…'…".
 //   - "error400": HTTP 400 invalid_request_error (the CLI retries it 5 times).

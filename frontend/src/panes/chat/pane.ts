@@ -16,6 +16,7 @@ import { Scroller } from './scroller';
 import { NextTask } from './tasks';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
+import { TodoPin, todosOf } from './tools/todo';
 import { TurnStart } from './turn-start';
 
 /** Rendering time per frame; the rest of the frame stays free for input. */
@@ -32,7 +33,12 @@ const stateText: Record<SocketState, string> = {
 
 export class ChatPane implements Pane {
   readonly el: HTMLElement;
-  private readonly transcript = new Transcript((chunk) => this.copies.observe(chunk));
+  private readonly transcript = new Transcript((chunk) => this.copies.observe(chunk), (input) => {
+    const todos = todosOf(input);
+    if (todos !== null) this.todos.set(todos);
+  });
+  /** The latest checklist, above the composer while a turn runs. */
+  private readonly todos = new TodoPin();
   private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
@@ -65,6 +71,7 @@ export class ChatPane implements Pane {
       this.banner.el,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.dock.el,
+      this.todos.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
     this.copies = new CopyButtons(this.scroller.el, this.el);
@@ -94,6 +101,7 @@ export class ChatPane implements Pane {
       reset: () => {
         this.transcript.clear();
         this.copies.clear();
+        this.todos.clear();
       },
       activity: (a) => this.setActivity(a),
       permission: (req) => this.permission(req),
@@ -191,6 +199,7 @@ export class ChatPane implements Pane {
 
   private setActivity(a: Activity | null): void {
     this.turnStart.activity(a);
+    this.todos.setRunning(a !== null && a !== 'idle');
     if (this.sweepOnActivity && a !== null) {
       this.sweepOnActivity = false;
       this.dock.sweepStale();
