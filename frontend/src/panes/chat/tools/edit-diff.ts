@@ -74,18 +74,29 @@ function patchLines(meta: unknown): DiffLine[] | null {
   });
 }
 
-function body(path: string, view: HTMLElement): HTMLElement {
-  return h('div', { class: 'tool-edit' }, h('div', { class: 'tool-file-row' }, fileLink(path)), view);
+/**
+ * The card's body: the file link now, the view from the input a microtask
+ * later, unless the result's patch came first. History renders a call and
+ * its result in the same slice, so the snippet diff is then never built.
+ */
+function body(path: string, view: () => HTMLElement): HTMLElement {
+  const el = h('div', { class: 'tool-edit' }, h('div', { class: 'tool-file-row' }, fileLink(path)));
+  queueMicrotask(() => {
+    if (el.dataset.patched === undefined) el.append(view());
+  });
+  return el;
 }
 
 function update(el: HTMLElement, input: unknown, meta: unknown): void {
   const lines = patchLines(meta);
   if (lines === null) return;
-  el.querySelector('.tool-diff-wrap, .tool-newfile')?.replaceWith(diffView(lines, str(input, 'file_path')));
+  el.dataset.patched = '';
+  el.querySelector('.tool-diff-wrap')?.remove();
+  el.append(diffView(lines, str(input, 'file_path')));
 }
 
 registerTool(['Edit', 'MultiEdit'], {
-  body: (input) => body(str(input, 'file_path'), diffView(editLines(input), str(input, 'file_path'))),
+  body: (input) => body(str(input, 'file_path'), () => diffView(editLines(input), str(input, 'file_path'))),
   update,
   quietResult: true,
 });
@@ -93,10 +104,12 @@ registerTool(['Edit', 'MultiEdit'], {
 registerTool(['Write'], {
   body: (input) => {
     const path = str(input, 'file_path');
-    const lines = splitLines(str(input, 'content')).map((text, i): DiffLine => ({ kind: '+', text, old: null, new: i + 1 }));
-    const view = diffView(lines, path);
-    view.classList.add('tool-newfile');
-    return body(path, view);
+    return body(path, () => {
+      const lines = splitLines(str(input, 'content')).map((text, i): DiffLine => ({ kind: '+', text, old: null, new: i + 1 }));
+      const view = diffView(lines, path);
+      view.classList.add('tool-newfile');
+      return view;
+    });
   },
   update,
   quietResult: true,

@@ -2,6 +2,7 @@
 // facts, and how much came back (lines, files, matches) next to the result.
 import { h } from '../../../dom';
 import { num, str } from '../protocol';
+import { terminalBlock } from './bash';
 import { fileLink } from './edit-diff';
 import { registerTool } from './registry';
 
@@ -12,10 +13,10 @@ function facts(items: [string, string | HTMLElement][]): HTMLElement | null {
   return h('dl', { class: 'tool-facts' }, ...shown.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
 }
 
-/** The result's count, e.g. "12 lines", before the text. */
+/** The result's count, e.g. "12 lines", before the text (cut to its first lines, as any output). */
 function counted(text: string, unit: string, count: number): HTMLElement {
   const box = h('div', { class: 'tool-count' }, `${count} ${unit}${count === 1 ? '' : 's'}`);
-  if (text !== '') box.append(h('pre', { class: 'tool-pre tool-output' }, text));
+  if (text !== '') box.append(terminalBlock(text));
   return box;
 }
 

@@ -51,14 +51,12 @@ export class TodoPin {
   readonly el = h('div', { class: 'todo-pin', hidden: true, role: 'region', 'aria-label': 'Current tasks' });
   private todos: Todo[] = [];
   private running = false;
+  private drawn = false;
 
-  /** A TodoWrite was shown: its list is now the latest. */
+  /** A TodoWrite was shown: its list is now the latest (drawn when the pin shows). */
   set(todos: Todo[]): void {
     this.todos = todos;
-    const done = todos.filter((t) => t.status === 'completed').length;
-    this.el.replaceChildren(
-      h('div', { class: 'todo-pin-head' }, `Tasks · ${done}/${todos.length} done`),
-      checklist(todos));
+    this.drawn = false;
     this.render();
   }
 
@@ -69,12 +67,18 @@ export class TodoPin {
   }
 
   clear(): void {
-    this.todos = [];
-    this.el.replaceChildren();
-    this.render();
+    this.set([]);
   }
 
   private render(): void {
-    this.el.hidden = !this.running || this.todos.length === 0;
+    const show = this.running && this.todos.length > 0;
+    this.el.hidden = !show;
+    if (!show || this.drawn) return;
+    // Drawn only when shown: a history of many lists builds none of them here.
+    this.drawn = true;
+    const done = this.todos.filter((t) => t.status === 'completed').length;
+    this.el.replaceChildren(
+      h('div', { class: 'todo-pin-head' }, `Tasks · ${done}/${this.todos.length} done`),
+      checklist(this.todos));
   }
 }
