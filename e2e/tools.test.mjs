@@ -195,6 +195,7 @@ describe('tool cards with the real Claude CLI', { timeout: 400_000 }, () => {
     await pane().locator('.chat-perm', { hasText: 'touch surveyed.txt' }).waitFor({ timeout: waitMs });
     const running = await task.locator('details.tool-sub').evaluate((d) => ({ open: d.open, state: d.dataset.state }));
     assert.deepEqual(running, { open: true, state: 'running' }, 'open while the subagent runs');
+    assert.equal(await pane().locator('.todo-pin').isHidden(), true, 'a list with every item done is not pinned');
     await task.scrollIntoViewIfNeeded();
     await shot('subagent-running-desktop');
     await finishTurn();

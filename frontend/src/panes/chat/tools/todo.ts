@@ -1,5 +1,6 @@
 // TodoWrite as a checklist (pending / in progress / done), and the latest
-// list pinned above the composer while a turn runs (TodoPin).
+// list pinned above the composer while a turn runs and some item is not done
+// (TodoPin).
 import { h } from '../../../dom';
 import { isObject, str } from '../protocol';
 import { registerTool } from './registry';
@@ -71,7 +72,8 @@ export class TodoPin {
   }
 
   private render(): void {
-    const show = this.running && this.todos.length > 0;
+    // A list whose items are all done has nothing left to follow.
+    const show = this.running && this.todos.some((t) => t.status !== 'completed');
     this.el.hidden = !show;
     if (!show || this.drawn) return;
     // Drawn only when shown: a history of many lists builds none of them here.
