@@ -15,7 +15,8 @@ function facts(items: [string, string | HTMLElement][]): HTMLElement | null {
 
 /** The result's count, e.g. "12 lines", before the text (cut to its first lines, as any output). */
 function counted(text: string, unit: string, count: number): HTMLElement {
-  const box = h('div', { class: 'tool-count' }, `${count} ${unit}${count === 1 ? '' : 's'}`);
+  const plural = unit.endsWith('h') ? `${unit}es` : `${unit}s`; // match → matches
+  const box = h('div', { class: 'tool-count' }, `${count} ${count === 1 ? unit : plural}`);
   if (text !== '') box.append(terminalBlock(text));
   return box;
 }
