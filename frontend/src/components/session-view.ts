@@ -55,7 +55,17 @@ export class SessionView {
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
       h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
       this.tabs.el, this.error, this.paneArea);
+    // A file link in a chat's tool card: show that file in the session's Diff tab.
+    this.paneArea.addEventListener('agentdesk-open-file', (ev) => this.openFile((ev as CustomEvent<{ path: string }>).detail.path));
     this.update(session);
+  }
+
+  /** Selects the session's git-diff worker, if any, scrolled to path. */
+  private openFile(path: string): void {
+    const diff = this.session.workers.find((w) => w.kind === 'git-diff');
+    if (diff === undefined) return;
+    this.select(diff.id, true);
+    this.panes.get(diff.id)?.openFile?.(path);
   }
 
   get sessionId(): string {
@@ -82,6 +92,8 @@ export class SessionView {
     setText(this.branch, branch ?? '');
     this.branch.title = branch === null ? '' : `Branch ${branch}`;
     this.branch.hidden = branch === null;
+    // File links in tool cards work only with a Diff tab to open.
+    this.paneArea.toggleAttribute('data-has-diff', session.workers.some((w) => w.kind === 'git-diff'));
     const ids = new Set(session.workers.map((w) => w.id));
     for (const [wid, pane] of this.panes) {
       if (!ids.has(wid)) {

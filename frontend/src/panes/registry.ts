@@ -21,6 +21,8 @@ export interface Pane {
   update?(worker: Worker, session: Session): void;
   /** Optional: move keyboard focus into the pane (Alt+P). */
   focus?(): void;
+  /** Optional: show this file (a path absolute or relative to the session's directory). */
+  openFile?(path: string): void;
 }
 
 /** What a pane is built from. session and worker are snapshots at creation time. */

@@ -48,6 +48,9 @@ func (s *Server) decide(body messagesBody) plan {
 	if f := body.OutputConfig.Format; f != nil && f.Type == "json_schema" {
 		return textPlan("schema", schemaInstance(f.Schema))
 	}
+	if p, ok := scriptPlan(body); ok {
+		return p
+	}
 	last, _ := lastUser(body.Messages)
 	if p, ok := toolResultPlan(body.Messages, last, n); ok {
 		return p

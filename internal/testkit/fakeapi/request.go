@@ -21,7 +21,7 @@ type Request struct {
 
 	// Status, Reply and Disconnected say how it was answered, once the
 	// handler has finished (Status is 0 before). Reply names the behaviour:
-	// echo, think, bash, ask, slow, tool_result, schema, error400,
+	// echo, think, bash, ask, slow, tools:<name>, tool_result, schema, error400,
 	// overloaded, count_tokens, models, connect, other.
 	Status       int
 	Reply        string

@@ -19,6 +19,14 @@ import (
 // Replies, by the text of the last role:"user" message (after stripping
 // <system-reminder> blocks), checked in this order:
 //
+//   - "tools:<name>" in the turn's prompt (the last user message with text
+//     and no tool results): the next step of a scripted tool sequence
+//     (reply_tools.go), one reply per request of the turn: "todo" (TodoWrite,
+//     a Bash call asking permission, TodoWrite all done), "edit" (Write
+//     hello.py, then Edit it), "search" (Read hello.py), "image" (Read
+//     pixel.png), "agent" (a Task whose subagent runs "sub": a Bash touch
+//     that asks for permission).
+//     When the steps are used up, the tool_result summary below.
 //   - tool_result blocks: text "Tool finished. Results:\n- `Bash` (ok): '…'…".
 //   - "error400": HTTP 400 invalid_request_error (the CLI retries it 5 times).
 //   - "overloaded": HTTP 529 overloaded_error (set CLAUDE_CODE_MAX_RETRIES).

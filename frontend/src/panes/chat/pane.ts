@@ -18,6 +18,7 @@ import { NextTask } from './tasks';
 import { StopCard } from './stop-card';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
+import { TodoPin, todosOf } from './tools/todo';
 import { TurnStart } from './turn-start';
 import { watchingReason, watchState } from './watch';
 
@@ -35,7 +36,12 @@ const stateText: Record<SocketState, string> = {
 
 export class ChatPane implements Pane {
   readonly el: HTMLElement;
-  private readonly transcript = new Transcript((chunk) => this.copies.observe(chunk));
+  private readonly transcript = new Transcript((chunk) => this.copies.observe(chunk), (input) => {
+    const todos = todosOf(input);
+    if (todos !== null) this.todos.set(todos);
+  });
+  /** The latest checklist, above the composer while a turn runs. */
+  private readonly todos = new TodoPin();
   private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
@@ -72,6 +78,7 @@ export class ChatPane implements Pane {
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.stopCard.el,
       this.dock.el,
+      this.todos.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
     this.composer.tray.listen(this.composer.input, this.el);
@@ -104,6 +111,7 @@ export class ChatPane implements Pane {
       reset: () => {
         this.transcript.clear();
         this.copies.clear();
+        this.todos.clear();
       },
       activity: (a) => this.setActivity(a),
       stopStage: (s) => this.stopCard.setStage(s),
@@ -212,6 +220,7 @@ export class ChatPane implements Pane {
 
   private setActivity(a: Activity | null): void {
     this.turnStart.activity(a);
+    this.todos.setRunning(a !== null && a !== 'idle');
     if (this.sweepOnActivity && a !== null) {
       this.sweepOnActivity = false;
       this.dock.sweepStale();

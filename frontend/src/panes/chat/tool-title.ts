@@ -36,7 +36,8 @@ export function toolTitle(name: string, input: unknown): ToolTitle {
   }
   if (name === 'AskUserQuestion') return { text: firstQuestion(input), code: false, detail: '' };
   if (name === 'TodoWrite' && isObject(input) && Array.isArray(input.todos)) {
-    return { text: `${input.todos.length} todo items`, code: false, detail: '' };
+    const done = input.todos.filter((t: unknown) => isObject(t) && t.status === 'completed').length;
+    return { text: `${done} of ${input.todos.length} done`, code: false, detail: '' };
   }
   const compact = isObject(input) && Object.keys(input).length === 0 ? '' : compactJson(input, 160);
   return { text: compact, code: true, detail: '' };

@@ -37,8 +37,11 @@ export class Transcript {
   /** History lines queued since the last queued stage, -1 when none is open. */
   private staged = -1;
 
-  /** onChunk: a new chunk of the log (see ChunkedLog). */
-  constructor(onChunk?: (chunk: HTMLElement) => void) {
+  /**
+   * onChunk: a new chunk of the log (see ChunkedLog). onTodos: the main
+   * agent's TodoWrite input, for each one shown, oldest first.
+   */
+  constructor(onChunk?: (chunk: HTMLElement) => void, private readonly onTodos?: (input: unknown) => void) {
     this.log = new ChunkedLog(onChunk);
     this.el = this.log.el;
     this.live = new LiveStream((el, parent) => this.container(parent).append(el));
@@ -195,7 +198,7 @@ export class Transcript {
         this.container(m.parent_tool_use_id).append(card.el);
         out.push(card.el);
       }
-      card.setResult(b, deniedByPermission(m, id));
+      card.setResult(b, deniedByPermission(m, id), m.tool_use_result);
     }
     const text = withAttachments(renderUserText(blocks.filter((b) => b.type !== 'tool_result'), html), m);
     if (text !== null) {
@@ -234,6 +237,7 @@ export class Transcript {
         return renderThinking('', null);
       case 'tool_use': {
         const card = new ToolCard(b.id ?? '', b.name ?? '', b.input);
+        if (b.name === 'TodoWrite' && (m.parent_tool_use_id ?? null) === null) this.onTodos?.(b.input);
         if (b.id !== undefined) this.cards.set(b.id, card);
         this.turnCards.push(card);
         return card.el;
@@ -268,6 +272,12 @@ export class Transcript {
       case 'agentdesk_watch_ended':
         el = note(str(m, 'message'), 'chat-watch');
         break;
+      case 'task_progress':
+        this.cards.get(str(m, 'tool_use_id'))?.subagentProgress(str(m, 'description'));
+        return [];
+      case 'task_notification':
+        this.cards.get(str(m, 'tool_use_id'))?.subagentDone(str(m, 'status') || 'completed');
+        return [];
       case 'compact_boundary':
         el = note('Conversation compacted', 'chat-compact');
         break;

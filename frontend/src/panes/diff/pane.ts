@@ -31,6 +31,8 @@ export class DiffPane implements Pane {
   private pending = false; // a refresh or set-base is unanswered
   private updatedAt: Date | null = null;
   private shown = false;
+  /** A file asked for by openFile before the diff that holds it came. */
+  private wantedFile: string | null = null;
 
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
@@ -166,6 +168,16 @@ export class DiffPane implements Pane {
     }
     this.list.setFiles(d.files);
     this.sections.setFiles(d.files);
+    if (this.wantedFile !== null) this.openFile(this.wantedFile);
+  }
+
+  /** Scrolls to path's section; path may be absolute (a tool's file_path) or relative to the repository. */
+  openFile(path: string): void {
+    const f = this.diff?.files.find((x) => x.path === path || path.endsWith(`/${x.path}`));
+    this.wantedFile = f === undefined && this.diff === null ? path : null;
+    if (f === undefined) return;
+    this.list.setCurrent(f.path, true);
+    this.sections.scrollTo(f.path);
   }
 
   private renderIndicator(): void {
