@@ -85,6 +85,7 @@ func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
 
 type inputRequest struct {
 	Content *string `json:"content"`
+	When    string  `json:"when"` // queue.go
 }
 
 func (s *Server) workerInput(c echo.Context) error {
@@ -99,7 +100,7 @@ func (s *Server) workerInput(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := in.SendUser(c.Request().Context(), *req.Content); err != nil {
+	if err := submit(c.Request().Context(), in, *req.Content, req.When); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusAccepted)

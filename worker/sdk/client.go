@@ -20,6 +20,7 @@ type clientFrame struct {
 	Message      string          `json:"message"`
 	UpdatedInput json.RawMessage `json:"updatedInput"`
 	After        string          `json:"after"`
+	When         string          `json:"when"`
 }
 
 // HandleClient handles one frame from a tab: user-message, cancel (ignored
@@ -37,7 +38,7 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 		if f.Content == nil {
 			return nil, fmt.Errorf("user-message needs a string \"content\": %w", worker.ErrInvalid)
 		}
-		err = r.SendUser(ctx, *f.Content)
+		err = r.Submit(ctx, *f.Content, f.When)
 	case wire.TypeCancel:
 		_, err = r.Cancel(ctx)
 	case wire.TypePermissionResponse:

@@ -35,12 +35,15 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 	}
 	j.pubMu.Lock()
 	sub, last := j.hub.Subscribe(0)
-	tail := make([][]byte, 0, len(j.turn.frames)+len(j.pending)+1)
+	tail := make([][]byte, 0, len(j.turn.frames)+len(j.pending)+2)
 	tail = append(tail, j.turn.frames...)
 	for _, p := range j.pending {
 		tail = append(tail, p.frame)
 	}
 	tail = append(tail, wire.Activity(string(j.activity)))
+	if j.queued != nil {
+		tail = append(tail, j.queued)
+	}
 	j.pubMu.Unlock()
 
 	lastUUID := ""

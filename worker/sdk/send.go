@@ -31,27 +31,51 @@ const MaxUserMessage = 256 << 10
 // outlives the call; it bounds the wait for a history import still
 // running (import.go).
 func (r *Runtime) SendUser(ctx context.Context, content string) error {
+	if err := checkContent(content); err != nil {
+		return err
+	}
+	if err := r.waitReady(ctx); err != nil {
+		return err
+	}
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.q.release() // the person is back: a held queue may deliver again
+	return r.sendLocked(content, r.journal.produceCommitted)
+}
+
+// checkContent refuses empty and oversized user messages.
+func checkContent(content string) error {
 	if strings.TrimSpace(content) == "" {
 		return fmt.Errorf("content is empty: %w", worker.ErrInvalid)
 	}
 	if len(content) > MaxUserMessage {
 		return fmt.Errorf("content is %d bytes, more than %d: %w", len(content), MaxUserMessage, worker.ErrInvalid)
 	}
+	return nil
+}
+
+// waitReady refuses a read-only worker and waits for the history import:
+// the imported history comes first in the log, and the CLI must not
+// append to the session file while it is read.
+func (r *Runtime) waitReady(ctx context.Context) error {
 	if r.readOnly {
 		return fmt.Errorf("this worker no longer drives the conversation: %w", worker.ErrNotRunning)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// The imported history comes first in the log, and the CLI must not
-	// append to the session file while it is read.
 	select {
 	case <-r.imported:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	r.sendMu.Lock()
-	defer r.sendMu.Unlock()
+}
+
+// sendLocked stores the user message content with store (the queue's
+// delivery also removes its item in that commit) and delivers it. The
+// caller holds sendMu.
+func (r *Runtime) sendLocked(content string, store func([]entry) error) error {
 	if r.isStopped() {
 		return errStopped
 	}
@@ -60,7 +84,7 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 	defer r.setSending(false)
 	id := uuid.Must(uuid.NewV7()).String()
 	msg := userMessage(content, id, r.conv, time.Now())
-	if err := r.journal.produceCommitted([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user"}}); err != nil {
+	if err := store([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user"}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
 	err := r.deliver(content)
