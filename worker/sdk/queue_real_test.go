@@ -108,3 +108,31 @@ func TestRealQueueSurvivesRestart(t *testing.T) {
 		t.Errorf("API prompts in order %q", got)
 	}
 }
+
+// TestRealWhenDuringTurn: while a turn runs, a message without "when"
+// waits in the queue (nothing stored, nothing sent) and "now" goes into
+// the running turn at once; the queued one is the turn after.
+func TestRealWhenDuringTurn(t *testing.T) {
+	s := newReal(t)
+	s.api.SlowChunks, s.api.SlowDelay = 40, 50*time.Millisecond
+	h := s.harness(t, harnessOptions{})
+	a := attach(t, h.rt, "")
+	send(t, h, "be slow please")
+	a.until(func(f frame) bool { return f.Type == "sdk-message" && f.Message.Type == "stream_event" })
+	if err := h.rt.Submit(t.Context(), "queued later", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(storedUsers(t, h), ","); got != "be slow please" {
+		t.Fatalf("a queued message was stored as sent: %q", got)
+	}
+	if err := h.rt.Submit(t.Context(), "steer now", wire.WhenNow); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(storedUsers(t, h), ","); got != "be slow please,steer now" {
+		t.Fatalf("stored user messages after now: %q", got)
+	}
+	a.until(func(f frame) bool { return isResult(f) && strings.Contains(string(f.raw), "Echo: queued later") })
+	if got := strings.Join(storedUsers(t, h), ","); got != "be slow please,steer now,queued later" {
+		t.Errorf("stored user messages %q", got)
+	}
+}
