@@ -148,7 +148,9 @@ func (q *queue) update(r *Runtime, op func([]persist.QueueItem) ([]persist.Queue
 	if err != nil {
 		return fmt.Errorf("store queue: %w", err)
 	}
-	if err := r.journal.produce([]entry{queueEntry(items)}); err != nil {
+	// Wait for the publisher: once the change is answered, a tab that
+	// attaches gets the new queue.
+	if err := r.journal.produceCommitted([]entry{queueEntry(items)}); err != nil {
 		r.log.Debug("queue frame after stop", "err", err)
 	}
 	q.release()

@@ -3,6 +3,7 @@
 // passed through as the CLI wrote them, so every field here is optional and read
 // defensively: unknown keys are ignored, missing ones are not errors.
 import type { Activity } from '../../types';
+import type { QueueItem } from './queue-panel';
 
 /** Any JSON object, read field by field. */
 export type Json = Record<string, unknown>;
@@ -59,11 +60,12 @@ export type ServerFrame =
   | PermissionRequest
   | { type: 'permission-resolved'; requestId: string; behavior: string }
   | { type: 'exit'; exitCode: number | null; signal: string | number | null }
-  | { type: 'error'; code: string; message: string };
+  | { type: 'error'; code: string; message: string }
+  | { type: 'queue'; items: QueueItem[] };
 
 /** Client-to-server frames. */
 export type ClientFrame =
-  | { type: 'user-message'; content: string }
+  | { type: 'user-message'; content: string; when?: 'now' | 'queue' }
   | { type: 'cancel' }
   | {
       type: 'permission-response';
