@@ -52,6 +52,11 @@
 //   - the history import (Runtime.importHistory): at most one, started by
 //     New for a new worker that takes over a conversation; it ends when the
 //     file is read or the worker stops. Waited in Runtime.wg.
+//   - the queue's delivery (queue.run on a coalescer, deliver.go): owned
+//     by the Runtime's queue, poked when the chat goes idle, when the
+//     queue changes and by the notBefore timer; it sends at most the first
+//     item and ends. Stop halts it first (no new poke starts one, the
+//     timer is stopped) and waits for it after the send barrier.
 //   - renderAll's helpers: spread a burst's markdown over the cores and
 //     are waited for before the batch is produced.
 //   - claude.Process's own goroutines: ended by its Close.
