@@ -1,9 +1,10 @@
 // Browser end-to-end for the chat's durable queue, with the real Claude CLI
 // against the fake Messages API: while a slow turn runs, Send queues (the
 // button says "Queue"), the queued messages show above the composer, one is
-// edited in place, one moved up, one removed; a second tab and a reload show
-// the same queue; the phone layout fits with touch-sized controls; when the
-// turn ends (Cancel) the queue is delivered one message per turn, in order.
+// edited in place, one moved up, one removed; Steer now sends into the
+// running turn; a second tab and a reload show the same queue; the phone
+// layout fits with touch-sized controls; when the turn ends (Cancel) the
+// queue is delivered one message per turn, in order.
 // Screenshots of the queue (1280x800 and 390x844, light and dark) go to
 // $QUEUE_SHOTS when it is set.
 import assert from 'node:assert/strict';
@@ -72,7 +73,7 @@ describe('the chat queue', { timeout: 600_000 }, () => {
     const input = pane().locator('.chat-input');
     await input.fill('slow please');
     await input.press('Enter');
-    await pane().locator('.chat-text.live', { hasText: 'slow chunk 00' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden])')?.dataset.activity === 'active');
     const sendBtn = pane().locator('.chat-send');
     assert.equal((await sendBtn.innerText()).trim(), 'Queue', 'Send says it queues while the turn runs');
     assert.ok(await pane().locator('.chat-steer').isVisible(), 'Steer now is offered');
@@ -97,6 +98,12 @@ describe('the chat queue', { timeout: 600_000 }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.closest('li')?.textContent?.includes('third')), true,
       'the focus follows the moved item');
     await item('first').getByRole('button', { name: 'Remove from the queue' }).click();
+    await waitQueue(['third', 'second, edited']);
+
+    // Steer now sends into the running turn at once; the queue stays.
+    await input.fill('steer me');
+    await pane().locator('.chat-steer').click();
+    await pane().locator('.chat-user', { hasText: 'steer me' }).waitFor();
     await waitQueue(['third', 'second, edited']);
 
     // A second tab and a reload show the same queue.
@@ -132,7 +139,7 @@ describe('the chat queue', { timeout: 600_000 }, () => {
     await pane().locator('.chat-cancel').click();
     await pane().locator('.chat-text', { hasText: 'Echo: second, edited' }).waitFor();
     const users = await pane().locator('.chat-user').evaluateAll((els) => els.map((e) => e.innerText.replace(/\s*Copy\s*$/, '').trim()));
-    assert.deepEqual(users.filter((u) => !/Request interrupted/.test(u)), ['slow please', 'third', 'second, edited']);
+    assert.deepEqual(users.filter((u) => !/Request interrupted/.test(u)), ['slow please', 'steer me', 'third', 'second, edited']);
     await pane().locator('.chat-queue').waitFor({ state: 'hidden' });
     const left = await api(server, 'GET', `/api/sessions/${route.slice(3)}/workers/${await pane().getAttribute('data-worker-id')}/queue`);
     assert.deepEqual(left, { items: [] });
