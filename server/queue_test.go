@@ -167,3 +167,43 @@ func TestQueueOtherKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueKeptAcrossSwitch: a switch to the terminal view and back keeps
+// the chat's queue. Meanwhile the pty-agent and the stopped chat worker
+// refuse changes, and nothing is delivered.
+func TestQueueKeptAcrossSwitch(t *testing.T) {
+	e := sdkEnv(t)
+	e.stop()
+	lab := &agentLab{}
+	e.kinds[worker.KindPTYAgent] = lab.factory
+	e.start()
+	var s worker.Session
+	e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir()}).json(t, &s)
+	chat := "/api/sessions/" + s.ID + "/workers/" + s.Workers[0].ID
+	later := time.Now().Add(24 * time.Hour).UTC().Format(time.RFC3339)
+	if a := e.do("POST", chat+"/queue", map[string]string{"content": "kept", "notBefore": later}); a.status != http.StatusCreated {
+		t.Fatalf("POST: %d %s", a.status, a.body)
+	}
+
+	var sw struct{ Worker worker.Info }
+	switchTo(e, s.ID, "pty-agent", false).json(t, &sw)
+	term := "/api/sessions/" + s.ID + "/workers/" + sw.Worker.ID
+	if a := e.do("GET", term+"/queue", nil); a.status != http.StatusConflict || a.errCode(t) != "conflict" {
+		t.Errorf("GET queue of the pty-agent: %d %s", a.status, a.body)
+	}
+	if a := e.do("POST", chat+"/queue", map[string]string{"content": "late"}); a.status != http.StatusConflict || a.errCode(t) != "conflict" {
+		t.Errorf("POST queue of the stopped chat: %d %s", a.status, a.body)
+	}
+	if got := e.queueContents(chat); got != "kept" {
+		t.Errorf("the stopped chat's queue %q", got)
+	}
+
+	switchTo(e, s.ID, "sdk", false).json(t, &sw)
+	back := "/api/sessions/" + s.ID + "/workers/" + sw.Worker.ID
+	if got := e.queueContents(back); got != "kept" {
+		t.Fatalf("queue after the switch back %q", got)
+	}
+	tab := e.dial("/ws" + back[4:])
+	defer tab.CloseNow()
+	queueFrame(t, tab, "kept")
+}
