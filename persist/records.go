@@ -61,6 +61,9 @@ func (w *wtx) deleteSession(id []byte) error {
 			return fmt.Errorf("delete workers: %w", err)
 		}
 	}
+	if err := w.deleteQueue(id); err != nil {
+		return err
+	}
 	return sessions.Delete(id)
 }
 

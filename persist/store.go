@@ -29,6 +29,7 @@
 //	processes  worker id → JSON {"pid","start","marker"} (older files: pgid,
 //	           big-endian u64)
 //	runs       run id → nil (created on first use)
+//	queues     session id → JSON [QueueItem] (created on first use; queue.go)
 package persist
 
 import (

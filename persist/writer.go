@@ -111,7 +111,7 @@ func (s *Store) pass(tx *bolt.Tx, batch []*op, res []error, failed []bool) error
 }
 
 func isRejection(err error) bool {
-	for _, e := range []error{ErrNotFound, ErrInvalid, ErrSeq, ErrDuplicate, ErrOffset} {
+	for _, e := range []error{ErrNotFound, ErrInvalid, ErrSeq, ErrDuplicate, ErrOffset, ErrChanged, ErrAborted} {
 		if errors.Is(err, e) {
 			return true
 		}

@@ -21,7 +21,7 @@ func (s *Server) attachRoutes(api *echo.Group) {
 
 // inputFiles is POST …/input with attachments: they are checked before
 // the worker is asked for anything, so a bad one stores and sends nothing.
-func (s *Server) inputFiles(c echo.Context, content string, in []attach.Input) error {
+func (s *Server) inputFiles(c echo.Context, content, when string, in []attach.Input) error {
 	files, err := attach.Decode(in)
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func (s *Server) inputFiles(c echo.Context, content string, in []attach.Input) e
 	if err != nil {
 		return err
 	}
-	if err := fs.SendUserFiles(c.Request().Context(), content, files); err != nil {
+	if err := fs.SendUserFiles(c.Request().Context(), content, when, files); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusAccepted)

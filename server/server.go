@@ -124,6 +124,7 @@ func (s *Server) routes() {
 	s.claudeSessionRoutes(api)
 	s.gitRoutes(api)
 	s.attachRoutes(api)
+	s.queueRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

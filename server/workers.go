@@ -87,6 +87,7 @@ func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
 type inputRequest struct {
 	Content     *string        `json:"content"`
 	Attachments []attach.Input `json:"attachments"`
+	When        string         `json:"when"` // queue.go
 }
 
 func (s *Server) workerInput(c echo.Context) error {
@@ -98,13 +99,13 @@ func (s *Server) workerInput(c echo.Context) error {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, "content: is required")
 	}
 	if len(req.Attachments) > 0 {
-		return s.inputFiles(c, *req.Content, req.Attachments)
+		return s.inputFiles(c, *req.Content, req.When, req.Attachments)
 	}
 	in, err := runtimeAs[worker.Inputter](s, c, "input")
 	if err != nil {
 		return err
 	}
-	if err := in.SendUser(c.Request().Context(), *req.Content); err != nil {
+	if err := submit(c.Request().Context(), in, *req.Content, req.When); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusAccepted)

@@ -17,8 +17,10 @@ type (
 	}
 	// FileSender takes a user message with attachments, checked by
 	// attach.Decode (POST …/input, user-message with "attachments").
+	// when is "now", "queue" or "" as for Queuer.Submit; a message with
+	// attachments cannot wait in the queue.
 	FileSender interface {
-		SendUserFiles(ctx context.Context, content string, files []attach.File) error
+		SendUserFiles(ctx context.Context, content, when string, files []attach.File) error
 	}
 	// AttachmentReader serves a stored attachment by id (GET
 	// …/attachments/:id); an unknown id is an error wrapping ErrNotFound.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	attachment "github.com/agentdesk/agentdesk/internal/attach"
+	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -38,7 +39,16 @@ type attachmentRef struct {
 // the message is stored with its files (nil returned means both are on
 // disk), then sent to the CLI with the files as content blocks after its
 // text. content may be empty when files are not.
-func (r *Runtime) SendUserFiles(ctx context.Context, content string, files []attachment.File) error {
+// when is resolved as Submit does; a message with attachments cannot wait
+// in the queue (its items hold text only), so one that would is refused.
+func (r *Runtime) SendUserFiles(ctx context.Context, content, when string, files []attachment.File) error {
+	when, err := r.resolveWhen(when)
+	if err != nil {
+		return err
+	}
+	if when == wire.WhenQueue {
+		return fmt.Errorf("a message with attachments cannot wait in the queue; send it when the turn has ended, or with \"when\": \"now\" into the running turn: %w", worker.ErrConflict)
+	}
 	return r.sendUser(ctx, content, files)
 }
 

@@ -23,6 +23,7 @@ type clientFrame struct {
 	After        string             `json:"after"`
 	Force        bool               `json:"force"` // cancel: skip the interrupt
 	Attachments  []attachment.Input `json:"attachments"`
+	When         string             `json:"when"` // user-message: "now" or "queue" (queue.go)
 }
 
 // HandleClient handles one frame from a tab: user-message, cancel (ignored
@@ -40,7 +41,7 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 		if f.Content == nil {
 			return nil, fmt.Errorf("user-message needs a string \"content\": %w", worker.ErrInvalid)
 		}
-		err = r.sendFrame(ctx, *f.Content, f.Attachments)
+		err = r.sendFrame(ctx, *f.Content, f.When, f.Attachments)
 	case wire.TypeCancel:
 		if f.Force {
 			_, err = r.ForceCancel(ctx)
@@ -65,13 +66,13 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 
 // sendFrame sends a user-message frame's content and attachments; a bad
 // attachment is refused before anything is stored or sent.
-func (r *Runtime) sendFrame(ctx context.Context, content string, in []attachment.Input) error {
+func (r *Runtime) sendFrame(ctx context.Context, content, when string, in []attachment.Input) error {
 	if len(in) == 0 {
-		return r.SendUser(ctx, content)
+		return r.Submit(ctx, content, when)
 	}
 	files, err := attachment.Decode(in)
 	if err != nil {
 		return err
 	}
-	return r.SendUserFiles(ctx, content, files)
+	return r.SendUserFiles(ctx, content, when, files)
 }

@@ -59,6 +59,11 @@
 //   - a Stop under way (Runtime.halt, stop.go): at most one, started by
 //     Cancel; it ends when the turn has ended or Stop begins, and waits
 //     for its own interrupt call. Waited in Runtime.bg.
+//   - the queue's delivery (queue.run on a coalescer, deliver.go): owned
+//     by the Runtime's queue, poked when the chat goes idle, when the
+//     queue changes and by the notBefore timer; it sends at most the first
+//     item and ends. Stop halts it first (no new poke starts one, the
+//     timer is stopped) and waits for it after the send barrier.
 //   - renderAll's helpers: spread a burst's markdown over the cores and
 //     are waited for before the batch is produced.
 //   - claude.Process's own goroutines: ended by its Close.

@@ -53,6 +53,7 @@ type journal struct {
 	stalled  bool          // the watchdog says the running turn stalled (stall.go)
 	stage    []byte        // the stop-stage frame of a Stop under way (stop.go), nil when none
 	idle     chan struct{} // closed when the activity next becomes idle; nil when nobody waits
+	queued   []byte        // the last queue frame (queue.go), sent on attach
 
 	reporter coalescer      // runs reportActivity when the activity changed
 	wg       sync.WaitGroup // the publisher and the reporter
@@ -80,6 +81,7 @@ const (
 	kFrame                // any other frame (errors): published only
 	kStall                // the watchdog raised (stall) or cleared a stall
 	kStage                // a stop-stage frame: published and kept until the turn ends
+	kQueue                // the queue frame: published and kept for attach
 )
 
 // entry is one frame on its way through the journal.
@@ -122,6 +124,9 @@ type batch struct {
 	// ack, when set, receives the commit's result (nil when nothing is
 	// stored) once the batch is published: produceCommitted waits on it.
 	ack chan<- error
+	// dq, when set, is the queue item the batch's stored user message
+	// delivers: the same commit removes it (queue.go).
+	dq *dequeue
 }
 
 // queueLen bounds the batches between producers and the publisher. When it
@@ -134,15 +139,21 @@ var errStopped = fmt.Errorf("sdk worker stopped: %w", worker.ErrNotRunning)
 // produce numbers, stores and queues entries, in order. It blocks only
 // while the store's or the publisher's queue is full.
 func (j *journal) produce(es []entry) error {
-	return j.produceAck(es, nil)
+	return j.produceAck(es, nil, nil)
 }
 
 // produceCommitted is produce that waits until the stored entries are
 // committed and published (the echo to the tabs), and returns the
 // commit's error: what it returns nil for is on disk.
 func (j *journal) produceCommitted(es []entry) error {
+	return j.produceDequeue(es, nil)
+}
+
+// produceDequeue is produceCommitted whose commit also removes the queue
+// item dq (when not nil) that the stored user message delivers.
+func (j *journal) produceDequeue(es []entry, dq *dequeue) error {
 	ack := make(chan error, 1)
-	if err := j.produceAck(es, ack); err != nil {
+	if err := j.produceAck(es, ack, dq); err != nil {
 		return err
 	}
 	// The publisher answers every batch it was given, also while the
@@ -150,7 +161,7 @@ func (j *journal) produceCommitted(es []entry) error {
 	return <-ack
 }
 
-func (j *journal) produceAck(es []entry, ack chan<- error) error {
+func (j *journal) produceAck(es []entry, ack chan<- error, dq *dequeue) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.closed {
@@ -159,10 +170,13 @@ func (j *journal) produceAck(es []entry, ack chan<- error) error {
 	if rb := j.rb.take(); rb != nil {
 		j.seq, j.epoch = rb.seq, rb.epoch
 	}
-	b := batch{entries: es, epoch: j.epoch, ack: ack}
+	b := batch{entries: es, epoch: j.epoch, ack: ack, dq: dq}
 	msgs := j.number(&b)
 	j.inflight.acquire(b.size) // the publisher drains: this ends
-	if len(msgs) > 0 {
+	switch {
+	case dq != nil:
+		b.commit = j.store.AppendMessagesDequeue(j.wid, msgs, dq.sid, dq.id, dq.content)
+	case len(msgs) > 0:
 		b.commit = j.store.AppendMessages(j.wid, msgs)
 	}
 	if j.queue == nil {

@@ -115,6 +115,8 @@ func (j *journal) applyLocked(e *entry) bool {
 		j.pending = append(j.pending, e.perm)
 	case kResolved:
 		j.removePendingLocked(e.perm)
+	case kQueue:
+		j.queued = e.frame
 	case kExit:
 		for _, p := range j.pending {
 			j.hub.Publish(cursor, hub.Frame{Data: wire.PermissionResolved(p.id, "deny")})

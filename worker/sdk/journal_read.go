@@ -35,7 +35,7 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 	}
 	j.pubMu.Lock()
 	sub, last := j.hub.Subscribe(0)
-	tail := make([][]byte, 0, len(j.turn.frames)+len(j.pending)+1)
+	tail := make([][]byte, 0, len(j.turn.frames)+len(j.pending)+2)
 	tail = append(tail, j.turn.frames...)
 	for _, p := range j.pending {
 		tail = append(tail, p.frame)
@@ -43,6 +43,9 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 	tail = append(tail, wire.Activity(string(j.activity)))
 	if j.stage != nil {
 		tail = append(tail, j.stage)
+	}
+	if j.queued != nil {
+		tail = append(tail, j.queued)
 	}
 	j.pubMu.Unlock()
 

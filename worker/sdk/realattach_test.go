@@ -86,7 +86,7 @@ func TestRealAttachmentsAndResume(t *testing.T) {
 	h1 := s.harness(t, harnessOptions{})
 	a := attach(t, h1.rt, "")
 	png, files := testFiles(t)
-	if err := h1.rt.SendUserFiles(t.Context(), "look at these", files); err != nil {
+	if err := h1.rt.SendUserFiles(t.Context(), "look at these", "", files); err != nil {
 		t.Fatal(err)
 	}
 	a.until(isResult)

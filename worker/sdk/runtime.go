@@ -29,6 +29,7 @@ type Runtime struct {
 	readOnly bool   // a stopped worker: history only
 	journal  *journal
 	seen     *recentIDs // uuids lately stored, see stored
+	q        *queue     // the chat's queue and its delivery (queue.go, deliver.go)
 
 	ctx    context.Context // bounds the CLI processes; cancelled by Stop
 	cancel context.CancelFunc
@@ -121,6 +122,10 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		r.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	r.journal = newJournal(env.Store, env.Info.ID, last, r.log, r.reportActivity)
+	r.q = newQueue(r, env.Info.SessionID)
+	if !r.readOnly {
+		r.journal.queued = r.q.frame()
+	}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if id := env.Session.ClaudeSessionID; id != nil && *id != "" {
 		// The session already carries a conversation (this worker's, or
@@ -191,6 +196,9 @@ func (r *Runtime) reportActivity(a worker.Activity) {
 	if r.env.Report != nil {
 		r.env.Report.Activity(a)
 	}
+	if a == worker.ActivityIdle && !r.readOnly {
+		r.q.poke() // the turn ended: the queue's first message is next
+	}
 }
 
 // Stop denies pending permission requests, ends the CLI (closing its
@@ -204,6 +212,7 @@ func (r *Runtime) Stop(ctx context.Context) error {
 }
 
 func (r *Runtime) stop(ctx context.Context) error {
+	r.q.halt()
 	r.mu.Lock()
 	r.stopped = true
 	close(r.stopping)
@@ -223,6 +232,7 @@ func (r *Runtime) stop(ctx context.Context) error {
 	// A SendUser in flight sees stopped and closes what it started.
 	r.sendMu.Lock()
 	r.sendMu.Unlock() // a barrier: no send is in flight past this point
+	r.q.wait()
 	r.readers.Wait()
 	r.bg.Wait()
 	// A producer still running (the import, a late control call) gets

@@ -38,20 +38,41 @@ func (r *Runtime) SendUser(ctx context.Context, content string) error {
 // sendUser is SendUser with attachments (SendUserFiles): they are stored
 // with the message and go to the CLI as content blocks after its text.
 func (r *Runtime) sendUser(ctx context.Context, content string, files []attachment.File) error {
-	if strings.TrimSpace(content) == "" && len(files) == 0 {
+	if err := checkContent(content, len(files)); err != nil {
+		return err
+	}
+	if err := r.waitReady(ctx); err != nil {
+		return err
+	}
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.q.release() // the person is back: a held queue may deliver again
+	return r.sendLocked(content, files, r.journal.produceCommitted)
+}
+
+// checkContent refuses empty and oversized user messages; a message of
+// attachments only may have no text.
+func checkContent(content string, files int) error {
+	if strings.TrimSpace(content) == "" && files == 0 {
 		return fmt.Errorf("content is empty: %w", worker.ErrInvalid)
 	}
 	if len(content) > MaxUserMessage {
 		return fmt.Errorf("content is %d bytes, more than %d: %w", len(content), MaxUserMessage, worker.ErrInvalid)
 	}
+	return nil
+}
+
+// waitReady refuses a read-only worker and waits for the history import:
+// the imported history comes first in the log, and the CLI must not
+// append to the session file while it is read. A conversation another
+// process writes (watch.go) is refused.
+func (r *Runtime) waitReady(ctx context.Context) error {
 	if r.readOnly {
 		return fmt.Errorf("this worker no longer drives the conversation: %w", worker.ErrNotRunning)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// The imported history comes first in the log, and the CLI must not
-	// append to the session file while it is read.
 	select {
 	case <-r.imported:
 	case <-ctx.Done():
@@ -60,8 +81,13 @@ func (r *Runtime) sendUser(ctx context.Context, content string, files []attachme
 	if r.isFollowing() {
 		return errWatching
 	}
-	r.sendMu.Lock()
-	defer r.sendMu.Unlock()
+	return nil
+}
+
+// sendLocked stores the user message content and its files with store
+// (the queue's delivery also removes its item in that commit) and
+// delivers it. The caller holds sendMu.
+func (r *Runtime) sendLocked(content string, files []attachment.File, store func([]entry) error) error {
 	if r.isStopped() {
 		return errStopped
 	}
@@ -71,7 +97,7 @@ func (r *Runtime) sendUser(ctx context.Context, content string, files []attachme
 	id := uuid.Must(uuid.NewV7()).String()
 	refs, blobs := r.attachmentRefs(files)
 	msg := userMessage(content, id, r.conv, time.Now(), refs)
-	if err := r.journal.produceCommitted([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user", blobs: blobs}}); err != nil {
+	if err := store([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user", blobs: blobs}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
 	err := r.deliver(cliContent(content, files))

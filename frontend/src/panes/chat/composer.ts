@@ -9,8 +9,11 @@ import type { Activity } from '../../types';
 import { AttachTray, type OutAttachment } from './attach-tray';
 
 export interface ComposerActions {
-  /** Sends a user message; false when it could not be sent (not connected). */
-  send(text: string, attachments?: OutAttachment[]): boolean;
+  /**
+   * Sends a user message; false when it could not be sent (not connected).
+   * when: 'queue' (Send while a turn runs), 'now' (Steer now), or none (idle).
+   */
+  send(text: string, when?: 'now' | 'queue', attachments?: OutAttachment[]): boolean;
   cancel(): void;
 }
 
@@ -35,6 +38,7 @@ export class Composer {
   readonly input: HTMLTextAreaElement;
   private readonly sendBtn: HTMLButtonElement;
   private readonly cancelBtn: HTMLButtonElement;
+  private readonly steerBtn: HTMLButtonElement;
   private readonly activityEl: HTMLElement;
   private readonly hint: HTMLElement;
   /** Files to send with the next message (attach-tray.ts). */
@@ -53,17 +57,19 @@ export class Composer {
     });
     this.sendBtn = h('button', { class: 'btn btn-primary chat-send', type: 'submit' }, 'Send');
     this.cancelBtn = h('button', { class: 'btn chat-cancel', type: 'button', hidden: true, title: 'Interrupt the running turn (Escape)' }, 'Cancel');
+    this.steerBtn = h('button', { class: 'btn chat-steer', type: 'button', hidden: true, title: 'Send into the running turn now (Ctrl+Enter)' }, 'Steer now');
     this.activityEl = h('span', { class: 'chat-activity', role: 'status' });
     this.hint = h('span', { class: 'chat-hint', id: hintId });
     this.tray = new AttachTray(() => this.render());
     this.el = h('form', { class: 'chat-composer' }, this.tray.el,
-      h('div', { class: 'chat-compose-row' }, this.tray.button, this.input, h('div', { class: 'chat-buttons' }, this.cancelBtn, this.sendBtn)),
+      h('div', { class: 'chat-compose-row' }, this.tray.button, this.input, h('div', { class: 'chat-buttons' }, this.cancelBtn, this.steerBtn, this.sendBtn)),
       h('div', { class: 'chat-compose-foot' }, this.activityEl, this.hint));
     this.el.addEventListener('submit', (ev) => {
       ev.preventDefault();
       this.submit();
     });
     this.cancelBtn.addEventListener('click', () => this.actions.cancel());
+    this.steerBtn.addEventListener('click', () => this.submit('now'));
     this.input.addEventListener('keydown', (ev) => this.onKey(ev));
     this.input.addEventListener('input', () => this.autosize());
     this.render();
@@ -96,16 +102,27 @@ export class Composer {
   }
 
   private onKey(ev: KeyboardEvent): void {
+    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.shiftKey && !ev.altKey && this.busy) {
+      ev.preventDefault();
+      this.submit('now');
+      return;
+    }
     if (ev.key !== 'Enter' || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey || ev.isComposing || touchScreen()) return;
     ev.preventDefault();
     this.submit();
   }
 
-  private submit(): void {
+  private submit(when?: 'now'): void {
     const text = this.input.value;
     const files = this.tray.count;
     if ((text.trim() === '' && files === 0) || this.tray.busy || !this.connected || this.readOnly !== null) return;
-    if (!this.actions.send(text, files > 0 ? this.tray.take() : undefined)) return;
+    const w = when ?? (this.busy ? 'queue' : undefined);
+    if (files > 0 && w === 'queue') {
+      // Queued items hold text only: files wait in the tray until the turn ends, or go with Steer now.
+      this.tray.showError('Files cannot wait in the queue: send them when the turn has ended, or with Steer now.');
+      return;
+    }
+    if (!this.actions.send(text, w, files > 0 ? this.tray.take() : undefined)) return;
     this.tray.clear();
     this.input.value = '';
     this.autosize();
@@ -128,12 +145,15 @@ export class Composer {
     if (usable && (hadFocus || (this.wantFocus && free))) this.input.focus();
     if (usable) this.wantFocus = false;
     this.cancelBtn.hidden = !this.busy || !usable;
+    this.steerBtn.hidden = !this.busy || !usable;
+    setText(this.sendBtn, this.busy ? 'Queue' : 'Send');
+    this.sendBtn.title = this.busy ? 'Send after this turn ends (it waits in the queue)' : '';
     setText(this.activityEl, this.activity === null ? '' : activityText[this.activity]);
     this.activityEl.dataset.activity = this.activity ?? '';
     let hint = touchScreen() ? 'Send sends · Enter adds a line' : 'Enter to send · Shift+Enter for a new line';
     if (this.readOnly !== null) hint = this.readOnly;
     else if (!this.connected) hint = 'Not connected to the server: sending is paused until it reconnects.';
-    else if (this.busy) hint = 'Escape or Cancel interrupts · messages sent now run after this turn';
+    else if (this.busy) hint = 'Queue sends it after this turn · Steer now (Ctrl+Enter) sends it into this turn · Escape interrupts';
     setText(this.hint, hint);
   }
 }

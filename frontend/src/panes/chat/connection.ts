@@ -6,6 +6,7 @@
 import { ReconnectingSocket, wsUrl, type SocketState } from '../../ws';
 import type { Activity } from '../../types';
 import { readHistory, type FetchPage, type StoredMessage } from './history';
+import type { QueueItem } from './queue-panel';
 import { parseFrame, type ClientFrame, type CliMessage, type PermissionRequest } from './protocol';
 import type { StopStage } from './stop-card';
 
@@ -29,6 +30,8 @@ export interface ChatHandlers {
   exited(code: number | null, signal: string | number | null): void;
   error(code: string, message: string): void;
   state(s: SocketState): void;
+  /** The chat's queue changed (or is replayed after history-end). */
+  queue(items: QueueItem[]): void;
 }
 
 export class ChatConnection {
@@ -142,6 +145,9 @@ export class ChatConnection {
         return;
       case 'error':
         this.on.error(f.code, f.message);
+        return;
+      case 'queue':
+        this.on.queue(Array.isArray(f.items) ? f.items : []);
         return;
       default:
         return; // a frame type added later: ignore

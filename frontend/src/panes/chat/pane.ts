@@ -2,6 +2,7 @@
 // requests, the composer and the connection state, fed by one ChatConnection.
 // DOM work for incoming lines is batched per animation frame (see Transcript),
 // and the history read before the socket opens is built in back-to-back tasks.
+import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
 import type { Activity, Session, Worker } from '../../types';
 import type { SocketState } from '../../ws';
@@ -12,7 +13,8 @@ import { Composer } from './composer';
 import { ChatConnection } from './connection';
 import { CopyButtons } from './copy';
 import { PermissionDock } from './permission-dock';
-import type { CliMessage, PermissionRequest } from './protocol';
+import type { CliMessage, ClientFrame, PermissionRequest } from './protocol';
+import { QueuePanel, type QueueActions } from './queue-panel';
 import { Scroller } from './scroller';
 import { NextTask } from './tasks';
 import { StopCard } from './stop-card';
@@ -47,6 +49,7 @@ export class ChatPane implements Pane {
   private readonly dock: PermissionDock;
   private readonly stopCard = new StopCard((force) => this.cancel(force));
   private readonly composer: Composer;
+  private readonly queue: QueuePanel;
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
   private readonly connEl: HTMLElement;
@@ -70,7 +73,8 @@ export class ChatPane implements Pane {
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.composer = new Composer({ send: (text, files) => this.sendMessage(text, files), cancel: () => this.cancel() });
+    this.composer = new Composer({ send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
+    this.queue = new QueuePanel(queueActions(ctx, (err) => this.banner.show('queue', errorMessage(err))));
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
       h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
@@ -79,6 +83,7 @@ export class ChatPane implements Pane {
       this.stopCard.el,
       this.dock.el,
       this.todos.el,
+      this.queue.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
     this.composer.tray.listen(this.composer.input, this.el);
@@ -120,6 +125,7 @@ export class ChatPane implements Pane {
       exited: (code, signal) => this.exited(code, signal),
       error: (code, message) => this.error(code, message),
       state: (s) => this.setSocketState(s),
+      queue: (items) => this.queue.set(items),
     }, (after, limit) => ctx.api.request('GET', `${messagesPath(ctx)}?limit=${limit}&after=${encodeURIComponent(after)}`));
     this.setActivity(ctx.worker.activity);
     this.applyWorker();
@@ -197,6 +203,7 @@ export class ChatPane implements Pane {
     // The replay repeats the running message's stream events and the pending requests.
     this.transcript.dropLive();
     this.dock.markStale();
+    this.queue.clear(); // the replay sends the queue again when it has items
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.renderConn();
   }
@@ -209,9 +216,9 @@ export class ChatPane implements Pane {
   }
 
   /** Sends what the composer holds: back to the bottom, and "turn started" until the first token. */
-  private sendMessage(text: string, attachments?: OutAttachment[]): boolean {
+  private sendMessage(text: string, when?: 'now' | 'queue', attachments?: OutAttachment[]): boolean {
     const busy = this.composer.busy;
-    const frame = attachments === undefined ? { type: 'user-message' as const, content: text } : { type: 'user-message' as const, content: text, attachments };
+    const frame: ClientFrame = { type: 'user-message', content: text, ...(when !== undefined ? { when } : {}), ...(attachments !== undefined ? { attachments } : {}) };
     if (!this.conn.send(frame)) return false;
     this.scroller.stick();
     if (!busy) this.turnStart.sent(); // a message sent mid-turn waits for the turn to end
@@ -311,6 +318,17 @@ export class ChatPane implements Pane {
     this.scroller.keep();
     if (more) this.schedule();
   }
+}
+
+/** The queue panel's REST calls (docs/api-extensions.md, "Queue"). */
+function queueActions(ctx: PaneContext, failed: (err: unknown) => void): QueueActions {
+  const path = (id: string): string =>
+    `/api/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}/queue/${encodeURIComponent(id)}`;
+  return {
+    edit: (id, change) => ctx.api.request('PATCH', path(id), change),
+    remove: (id) => ctx.api.request('DELETE', path(id)),
+    failed,
+  };
 }
 
 /** The REST path of the worker's stored messages (API.md). */

@@ -4,6 +4,7 @@
 // defensively: unknown keys are ignored, missing ones are not errors.
 import type { Activity } from '../../types';
 import type { StopStage } from './stop-card';
+import type { QueueItem } from './queue-panel';
 
 /** Any JSON object, read field by field. */
 export type Json = Record<string, unknown>;
@@ -61,11 +62,12 @@ export type ServerFrame =
   | PermissionRequest
   | { type: 'permission-resolved'; requestId: string; behavior: string }
   | { type: 'exit'; exitCode: number | null; signal: string | number | null }
-  | { type: 'error'; code: string; message: string };
+  | { type: 'error'; code: string; message: string }
+  | { type: 'queue'; items: QueueItem[] };
 
 /** Client-to-server frames. */
 export type ClientFrame =
-  | { type: 'user-message'; content: string; attachments?: { name: string; mediaType: string; data: string }[] }
+  | { type: 'user-message'; content: string; when?: 'now' | 'queue'; attachments?: { name: string; mediaType: string; data: string }[] }
   | { type: 'cancel'; force?: boolean }
   | {
       type: 'permission-response';

@@ -1,0 +1,129 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker"
+)
+
+// The chat's durable queue (docs/api-extensions.md, "Queue"), on the sdk
+// worker that shows the chat.
+func (s *Server) queueRoutes(api *echo.Group) {
+	api.GET("/sessions/:sid/workers/:wid/queue", s.listQueue)
+	api.POST("/sessions/:sid/workers/:wid/queue", s.addQueued)
+	api.PATCH("/sessions/:sid/workers/:wid/queue/:id", s.editQueued)
+	api.DELETE("/sessions/:sid/workers/:wid/queue/:id", s.removeQueued)
+}
+
+// queuer finds the worker's queue. A pty-agent worker answers 409: the
+// conversation has a queue, but the terminal view does not deliver it.
+// Other kinds have none (404).
+func (s *Server) queuer(c echo.Context) (worker.Queuer, error) {
+	info, rt, err := s.builtRuntime(c)
+	if err != nil {
+		return nil, err
+	}
+	if q, ok := rt.(worker.Queuer); ok {
+		return q, nil
+	}
+	if info.Kind == worker.KindPTYAgent {
+		return nil, newError(http.StatusConflict, wire.CodeConflict, "the queue belongs to the chat: switch back to the chat view to use it")
+	}
+	return nil, newError(http.StatusNotFound, wire.CodeNotFound, string(info.Kind)+" workers have no queue")
+}
+
+func (s *Server) listQueue(c echo.Context) error {
+	q, err := s.queuer(c)
+	if err != nil {
+		return err
+	}
+	items, err := q.Queue()
+	if err != nil {
+		return err
+	}
+	if items == nil {
+		items = []wire.QueueItem{}
+	}
+	return c.JSON(http.StatusOK, map[string][]wire.QueueItem{"items": items})
+}
+
+type queueAddRequest struct {
+	Content   *string `json:"content"`
+	NotBefore *string `json:"notBefore"`
+}
+
+func (s *Server) addQueued(c echo.Context) error {
+	var req queueAddRequest
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	if req.Content == nil {
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, "content: is required")
+	}
+	var nb *time.Time
+	if req.NotBefore != nil {
+		t, err := time.Parse(time.RFC3339, *req.NotBefore)
+		if err != nil {
+			return newError(http.StatusBadRequest, wire.CodeInvalidField, "notBefore: must be an RFC 3339 time such as 2026-01-02T15:04:05Z")
+		}
+		nb = &t
+	}
+	q, err := s.queuer(c)
+	if err != nil {
+		return err
+	}
+	it, err := q.Enqueue(c.Request().Context(), *req.Content, nb)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, it)
+}
+
+type queueEditRequest struct {
+	Content  *string `json:"content"`
+	Position *int    `json:"position"`
+}
+
+func (s *Server) editQueued(c echo.Context) error {
+	var req queueEditRequest
+	if err := bind(c, &req); err != nil {
+		return err
+	}
+	q, err := s.queuer(c)
+	if err != nil {
+		return err
+	}
+	it, err := q.EditQueued(c.Request().Context(), c.Param("id"), req.Content, req.Position)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, it)
+}
+
+func (s *Server) removeQueued(c echo.Context) error {
+	q, err := s.queuer(c)
+	if err != nil {
+		return err
+	}
+	if err := q.RemoveQueued(c.Request().Context(), c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// submit is POST …/input's delivery: through the queue's rules ("when")
+// for a worker that has one; a worker without a queue takes "now" only.
+func submit(ctx context.Context, in worker.Inputter, content, when string) error {
+	if q, ok := in.(worker.Queuer); ok {
+		return q.Submit(ctx, content, when)
+	}
+	if when != "" && when != wire.WhenNow {
+		return wire.FieldErrorf("when", "this worker has no queue: only %q is possible", wire.WhenNow)
+	}
+	return in.SendUser(ctx, content)
+}

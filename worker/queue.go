@@ -1,0 +1,23 @@
+package worker
+
+import (
+	"context"
+	"time"
+
+	"github.com/agentdesk/agentdesk/internal/wire"
+)
+
+// Queuer is an agent runtime with a durable queue of user messages, which
+// it delivers one per turn (…/queue routes, "when" on …/input). Every
+// method that changes the queue returns once the change is committed.
+type Queuer interface {
+	// Submit takes a user message: when is wire.WhenNow, wire.WhenQueue or
+	// "" (queue while a turn runs, now when idle).
+	Submit(ctx context.Context, content, when string) error
+	Queue() ([]wire.QueueItem, error)
+	Enqueue(ctx context.Context, content string, notBefore *time.Time) (wire.QueueItem, error)
+	// EditQueued changes an item's content, its position (0 is the next
+	// delivered), or both; nil leaves that part alone.
+	EditQueued(ctx context.Context, id string, content *string, position *int) (wire.QueueItem, error)
+	RemoveQueued(ctx context.Context, id string) error
+}
