@@ -118,6 +118,7 @@ func (s *Server) routes() {
 	api.GET("/sessions/:sid/workers/:wid/messages", s.workerMessages)
 	api.GET("/sessions/:sid/workers/:wid/diff", s.workerDiff)
 	api.GET("/git", s.inspectRepo)
+	s.usageRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

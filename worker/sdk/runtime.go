@@ -102,6 +102,8 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 		r.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	r.journal = newJournal(env.Store, env.Info.ID, last, r.log, r.reportActivity)
+	r.journal.meter = newMeter(env, r.log)
+	r.catchUpUsage(last)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if id := env.Session.ClaudeSessionID; id != nil && *id != "" {
 		// The session already carries a conversation (this worker's, or
