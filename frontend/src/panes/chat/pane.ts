@@ -17,6 +17,7 @@ import { NextTask } from './tasks';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 import { TurnStart } from './turn-start';
+import { ChatUsage } from '../../usage/chat-strip';
 
 /** Rendering time per frame; the rest of the frame stays free for input. */
 const frameBudgetMs = 8;
@@ -39,6 +40,7 @@ export class ChatPane implements Pane {
   private readonly composer: Composer;
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
+  private readonly usage: ChatUsage;
   private readonly connEl: HTMLElement;
   private readonly conn: ChatConnection;
   private readonly key: string;
@@ -60,9 +62,10 @@ export class ChatPane implements Pane {
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
     this.composer = new Composer({ send: (text) => this.sendMessage(text), cancel: () => this.cancel() });
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
+    this.usage = new ChatUsage(ctx);
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
-      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
-      this.banner.el,
+      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.usage.total, this.connEl),
+      this.banner.el, this.usage.notice,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.dock.el,
       this.composer.el);
@@ -76,6 +79,7 @@ export class ChatPane implements Pane {
       opened: () => this.opened(),
       stored: (m, html) => {
         this.turnStart.stored(m);
+        if (m.type === 'result') void this.usage.refresh();
         if (this.transcript.add(m, html)) this.schedule();
       },
       history: (msgs) => {
@@ -139,6 +143,7 @@ export class ChatPane implements Pane {
     this.copies.dispose();
     this.conn.dispose();
     this.scroller.dispose();
+    this.usage.dispose();
     setAsking(this.key, false);
     this.el.remove();
   }
