@@ -123,7 +123,9 @@ func writeRecording(t *testing.T, name string, lines [][]byte) {
 	}
 }
 
-func readLines(t *testing.T, name string) [][]byte {
+func readLines(t *testing.T, name string) [][]byte { return readLinesF(t, name) }
+
+func readLinesF(t testing.TB, name string) [][]byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {

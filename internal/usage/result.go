@@ -89,8 +89,10 @@ func (p *Process) Turn(line []byte) (map[string]Totals, error) {
 	p.prev = r.ModelUsage
 	out := make(map[string]Totals, len(figures))
 	for model, f := range figures {
-		out[model] = Totals{CostUSD: f.CostUSD, InputTokens: f.InputTokens, OutputTokens: f.OutputTokens,
-			CacheReadTokens: f.CacheReadInputTokens, CacheCreationTokens: f.CacheCreationInputTokens, Turns: 1}
+		// A line is untrusted input: a negative figure counts as none.
+		out[model] = Totals{CostUSD: math.Max(f.CostUSD, 0), InputTokens: max(f.InputTokens, 0),
+			OutputTokens: max(f.OutputTokens, 0), CacheReadTokens: max(f.CacheReadInputTokens, 0),
+			CacheCreationTokens: max(f.CacheCreationInputTokens, 0), Turns: 1}
 	}
 	return out, nil
 }
