@@ -6,7 +6,7 @@ import { h } from '../dom';
 import { dayChart } from './chart';
 import {
   day, fetchUsage, level, money, percent, rateLimits, resetText, tokens, windowName,
-  type RateLimit, type UsageReport, type UsageRow, type UsageTotals,
+  type RateLimit, type UsageReport, type UsageRow,
 } from './state';
 
 const ranges = [7, 30, 90];
@@ -106,5 +106,3 @@ function table(caption: string, head: string, rows: UsageRow[], name: (r: UsageR
     h('thead', null, h('tr', null, ...cols.map(([c, n]) => h('th', { scope: 'col', class: n ? 'num' : null }, c)))),
     h('tbody', null, ...body)));
 }
-
-export type { UsageTotals };
