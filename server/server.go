@@ -125,6 +125,7 @@ func (s *Server) routes() {
 	s.gitRoutes(api)
 	s.attachRoutes(api)
 	s.queueRoutes(api)
+	s.usageRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

@@ -15,6 +15,10 @@ import { Store } from './store';
 import { setBaseTitle } from './title';
 import type { AppFrame, Session } from './types';
 import { ReconnectingSocket, wsUrl } from './ws';
+import { RateMeter } from './usage/meter';
+import { UsagePage } from './usage/page';
+import { rateLimits } from './usage/state';
+import './usage/usage.css';
 
 export class App {
   private readonly store = new Store();
@@ -37,6 +41,8 @@ export class App {
   private shownEmpty: boolean | null = null;
   /** Sessions this page is deleting, so their disappearance needs no explanation. */
   private readonly deleting = new Set<string>();
+  /** The usage page, built when first shown. */
+  private usagePage: UsagePage | null = null;
 
   constructor(root: HTMLElement, private readonly api: Api, sessions: Session[], private readonly onUnauthorized: () => void) {
     this.router = new Router(() => this.renderMain());
@@ -53,6 +59,9 @@ export class App {
     app.append(this.drawer.backdrop);
     root.replaceChildren(app);
     this.cleanups.push(() => this.drawer.dispose(), () => this.header.dispose());
+    const meter = new RateMeter((ev) => this.navigate(ev, { sid: null, wid: null, page: 'usage' }));
+    this.header.addItems(h('a', { class: 'usage-link', href: '/usage', onClick: (ev: MouseEvent) => this.navigate(ev, { sid: null, wid: null, page: 'usage' }) }, 'Usage'), meter.el);
+    this.cleanups.push(() => meter.dispose(), () => this.usagePage?.dispose());
 
     this.cleanups.push(this.store.subscribe(() => this.onStore()));
     this.notifier = new Notifier(this.store, {
@@ -65,7 +74,11 @@ export class App {
     this.socket = new ReconnectingSocket({
       url: () => wsUrl('/ws/app'),
       onMessage: (data) => this.onFrame(data),
-      onState: (s) => this.header.setState(s),
+      onState: (s) => {
+        this.header.setState(s);
+        // Frames missed while away: read the stored rate-limit state again.
+        if (s === 'open') rateLimits.load(this.api).catch(() => undefined);
+      },
       onClose: (_ev, opened) => {
         if (!opened) this.checkAuth();
       },
@@ -93,7 +106,8 @@ export class App {
   private onFrame(data: string | ArrayBuffer): void {
     if (typeof data !== 'string') return;
     try {
-      this.store.apply(JSON.parse(data) as AppFrame);
+      const f = JSON.parse(data) as AppFrame;
+      if (!rateLimits.applyFrame(f as { type?: string })) this.store.apply(f);
     } catch {
       // A frame we cannot parse changes nothing.
     }
@@ -146,6 +160,11 @@ export class App {
     this.notifier.seen();
     this.renderSidebar();
     for (const [id, v] of this.views) if (id !== sid) v.hide();
+    if (this.usagePage !== null) this.usagePage.el.hidden = this.router.current.page !== 'usage';
+    if (this.router.current.page === 'usage') {
+      this.showUsage();
+      return;
+    }
     const s = sid === null ? undefined : this.store.session(sid);
     if (s === undefined) {
       this.showNotice(sid);
@@ -175,7 +194,19 @@ export class App {
     setBaseTitle(`${s.title || s.cwd} — agentdesk`);
   }
 
+  private showUsage(): void {
+    this.notice.hidden = true;
+    if (this.usagePage === null) {
+      this.usagePage = new UsagePage(this.api, (sid) => this.store.session(sid)?.title ?? null);
+      this.main.append(this.usagePage.el);
+    }
+    this.usagePage.el.hidden = false;
+    void this.usagePage.load();
+    setBaseTitle('Usage — agentdesk');
+  }
+
   private showNotice(sid: string | null): void {
+    if (this.router.current.page === 'usage') return; // the usage page is shown instead
     setBaseTitle('agentdesk');
     const home = h('a', { href: '/', onClick: (ev: MouseEvent) => this.navigate(ev, { sid: null, wid: null }) }, 'Back to the start page');
     if (sid === null) {

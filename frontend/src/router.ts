@@ -1,19 +1,24 @@
-// URL <-> view state. Paths: "/" (no session), "/s/<sid>", "/s/<sid>/w/<wid>".
+// URL <-> view state. Paths: "/" (no session), "/s/<sid>", "/s/<sid>/w/<wid>",
+// "/usage" (the usage page).
 // The server answers index.html for any other non-/api, non-/ws path, so a reload
 // lands on the same place.
 
 export interface Route {
   sid: string | null;
   wid: string | null;
+  /** A page that is not a session's. */
+  page?: 'usage';
 }
 
 export function parseRoute(pathname: string): Route {
+  if (/^\/usage\/?$/.test(pathname)) return { sid: null, wid: null, page: 'usage' };
   const m = /^\/s\/([^/]+)(?:\/w\/([^/]+))?\/?$/.exec(pathname);
   if (m === null) return { sid: null, wid: null };
   return { sid: safeDecode(m[1] ?? ''), wid: m[2] === undefined ? null : safeDecode(m[2]) };
 }
 
 export function routePath(r: Route): string {
+  if (r.page === 'usage') return '/usage';
   if (r.sid === null) return '/';
   const s = `/s/${encodeURIComponent(r.sid)}`;
   return r.wid === null ? s : `${s}/w/${encodeURIComponent(r.wid)}`;
@@ -47,7 +52,7 @@ export class Router {
       if (replace) history.replaceState(null, '', path);
       else history.pushState(null, '', path);
     }
-    const changed = r.sid !== this.route.sid || r.wid !== this.route.wid;
+    const changed = r.sid !== this.route.sid || r.wid !== this.route.wid || r.page !== this.route.page;
     this.route = r;
     if (changed) this.onChange(r);
   }

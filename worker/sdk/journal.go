@@ -56,7 +56,8 @@ type journal struct {
 	queued   []byte        // the last queue frame (queue.go), sent on attach
 
 	reporter coalescer      // runs reportActivity when the activity changed
-	wg       sync.WaitGroup // the publisher and the reporter
+	wg       sync.WaitGroup // the publisher and the reporters
+	meter    *meter         // usage and rate limits (meter.go); nil: none
 }
 
 // newJournal returns the journal of a log whose last stored seq is last.

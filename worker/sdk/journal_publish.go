@@ -26,6 +26,7 @@ func (j *journal) publish(q chan batch) {
 				b.entries = dropStored(b.entries, err, b.ack == nil)
 			}
 		}
+		j.meter.observe(b.entries, &j.wg) // before the result is shown
 		j.pubMu.Lock()
 		changed := false
 		for i := range b.entries {

@@ -126,6 +126,8 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	if !r.readOnly {
 		r.journal.queued = r.q.frame()
 	}
+	r.journal.meter = newMeter(env, r.log)
+	r.catchUpUsage(last)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if id := env.Session.ClaudeSessionID; id != nil && *id != "" {
 		// The session already carries a conversation (this worker's, or

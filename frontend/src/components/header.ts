@@ -49,6 +49,11 @@ export class Header {
     this.unsubscribe();
   }
 
+  /** Adds items (the usage link and meter) before the theme toggle. */
+  addItems(...els: HTMLElement[]): void {
+    this.theme.before(...els);
+  }
+
   setState(s: SocketState): void {
     this.conn.dataset.state = s === 'stopped' || s === 'closed' ? 'offline' : s;
     this.connText.textContent = labels[s];

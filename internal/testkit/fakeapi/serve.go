@@ -55,6 +55,9 @@ func inputTokens(body messagesBody) int { return 2500 + 50*len(body.Messages) }
 func (s *Server) messages(w http.ResponseWriter, r *http.Request, req *Request) {
 	body := parseBody(req.RawBody)
 	p := s.decide(body)
+	if last, _ := lastUser(body.Messages); rateLimitHeaders(w, r, last.Text()) {
+		p = rateLimitedPlan()
+	}
 	if p.status != http.StatusOK {
 		writeJSON(w, p.status, map[string]any{"type": "error",
 			"error": map[string]string{"type": p.errType, "message": p.errMsg}})

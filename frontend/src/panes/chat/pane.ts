@@ -23,6 +23,7 @@ import { Transcript } from './transcript';
 import { TodoPin, todosOf } from './tools/todo';
 import { TurnStart } from './turn-start';
 import { watchingReason, watchState } from './watch';
+import { ChatUsage } from '../../usage/chat-strip';
 
 /** Rendering time per frame; the rest of the frame stays free for input. */
 const frameBudgetMs = 8;
@@ -52,6 +53,7 @@ export class ChatPane implements Pane {
   private readonly queue: QueuePanel;
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
+  private readonly usage: ChatUsage;
   private readonly connEl: HTMLElement;
   private readonly conn: ChatConnection;
   private readonly key: string;
@@ -76,9 +78,10 @@ export class ChatPane implements Pane {
     this.composer = new Composer({ send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
     this.queue = new QueuePanel(queueActions(ctx, (err) => this.banner.show('queue', errorMessage(err))));
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
+    this.usage = new ChatUsage(ctx);
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
-      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
-      this.banner.el,
+      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.usage.total, this.connEl),
+      this.banner.el, this.usage.notice,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.stopCard.el,
       this.dock.el,
@@ -97,6 +100,7 @@ export class ChatPane implements Pane {
       stored: (m, html) => {
         this.noteWatch([m]);
         this.turnStart.stored(m);
+        if (m.type === 'result') void this.usage.refresh();
         if (this.transcript.add(m, html)) this.schedule();
       },
       history: (msgs) => {
@@ -164,6 +168,7 @@ export class ChatPane implements Pane {
     this.copies.dispose();
     this.conn.dispose();
     this.scroller.dispose();
+    this.usage.dispose();
     setAsking(this.key, false);
     this.el.remove();
   }

@@ -1,0 +1,127 @@
+package worker
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/agentdesk/agentdesk/internal/usage"
+	"github.com/agentdesk/agentdesk/internal/wire"
+)
+
+// RateLimitState is the subscription limiter's state as a worker's CLI
+// last reported it, with when and where: GET /api/rate-limits and the
+// /ws/app rate-limit frame.
+type RateLimitState struct {
+	usage.RateLimit
+	UpdatedAt time.Time `json:"updatedAt"`
+	SessionID string    `json:"sessionId"`
+	WorkerID  string    `json:"workerId"`
+}
+
+// RateLimitReporter is what an agent kind's Reporter also offers (found
+// by type assertion): the CLI reported a new rate-limit state.
+type RateLimitReporter interface {
+	RateLimit(rl usage.RateLimit)
+}
+
+var _ RateLimitReporter = reporter{}
+
+// RateLimit stores the state as the latest and broadcasts it. A state
+// that could not be stored is logged and not broadcast: what the app is
+// told is on disk. It runs on the kind's reporter goroutine, not on its
+// publisher: the commit waits for the disk.
+func (r reporter) RateLimit(rl usage.RateLimit) {
+	st := RateLimitState{RateLimit: rl, UpdatedAt: r.m.now().UTC(), SessionID: r.sid, WorkerID: r.wid}
+	b, err := json.Marshal(st)
+	if err != nil {
+		r.m.log.Error("encode rate limit", "err", err)
+		return
+	}
+	r.m.commitMu.Lock()
+	defer r.m.commitMu.Unlock()
+	if err := <-r.m.store.PutRateLimit(b); err != nil {
+		r.m.log.Error("store rate limit", "worker", r.wid, "err", err)
+		return
+	}
+	r.m.mu.Lock()
+	defer r.m.mu.Unlock()
+	r.m.publish(rateLimitFrame{Type: wire.TypeRateLimit, RateLimit: st})
+}
+
+type rateLimitFrame struct {
+	Type      string         `json:"type"`
+	RateLimit RateLimitState `json:"rateLimit"`
+}
+
+// RateLimit returns the latest stored rate-limit state, nil when no CLI
+// has reported one (API-key logins never do).
+func (m *Manager) RateLimit() (*RateLimitState, error) {
+	b, err := m.store.RateLimit()
+	if err != nil || b == nil {
+		return nil, err
+	}
+	var st RateLimitState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("decode stored rate limit: %w", err)
+	}
+	return &st, nil
+}
+
+// UsageQuery selects a usage roll-up: days From to To (YYYY-MM-DD, UTC,
+// both included), grouped by Group, of one session only when Session is
+// not "".
+type UsageQuery struct {
+	From, To string
+	Group    usage.Group
+	Session  string
+}
+
+// UsageReport is GET /api/usage's answer.
+type UsageReport struct {
+	From    string       `json:"from"`
+	To      string       `json:"to"`
+	GroupBy usage.Group  `json:"groupBy"`
+	Session string       `json:"sessionId,omitempty"`
+	Rows    []UsageRow   `json:"rows"`
+	Total   usage.Totals `json:"total"`
+}
+
+// UsageRow is one row: its key (a day, a session id or a model) and, for
+// a session still present, its title.
+type UsageRow struct {
+	usage.Row
+	Title string `json:"title,omitempty"`
+}
+
+// Usage rolls up the stored usage records in q's range. Its cost is the
+// number of turns in the range: it reads the per-turn records the sdk
+// workers keep (worker/sdk/meter.go), never the message logs.
+func (m *Manager) Usage(q UsageQuery) (UsageReport, error) {
+	var recs []usage.Record
+	err := m.store.UsageRange(q.From, q.To, func(v []byte) error {
+		var rec usage.Record
+		if err := json.Unmarshal(v, &rec); err != nil {
+			return fmt.Errorf("decode usage record: %w", err)
+		}
+		if q.Session == "" || rec.Session == q.Session {
+			recs = append(recs, rec)
+		}
+		return nil
+	})
+	if err != nil {
+		return UsageReport{}, err
+	}
+	rows, total := usage.Rollup(recs, q.Group)
+	rep := UsageReport{From: q.From, To: q.To, GroupBy: q.Group, Session: q.Session,
+		Rows: make([]UsageRow, len(rows)), Total: total}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for i, r := range rows {
+		rep.Rows[i].Row = r
+		if st, ok := m.sessions[r.Key]; ok && q.Group == usage.BySession {
+			rep.Rows[i].Title = st.s.Title
+		}
+	}
+	return rep, nil
+}
