@@ -7,6 +7,8 @@ import type { Activity, Session, Worker } from '../../types';
 import type { SocketState } from '../../ws';
 import type { Pane, PaneContext } from '../registry';
 import { Banner } from './banner';
+import { apiSource } from './complete-source';
+import { Completion } from './completion';
 import { Composer } from './composer';
 import { ChatConnection } from './connection';
 import { CopyButtons } from './copy';
@@ -59,6 +61,7 @@ export class ChatPane implements Pane {
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
     this.composer = new Composer({ send: (text) => this.sendMessage(text), cancel: () => this.cancel() });
+    new Completion(this.composer.input, this.composer.el, apiSource(ctx.api, ctx.session.id, ctx.worker.id));
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
       h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
