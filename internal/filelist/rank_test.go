@@ -63,3 +63,18 @@ func TestRankLimitKeepsBest(t *testing.T) {
 		t.Fatalf("Rank = %q, want main.go first of 5", got)
 	}
 }
+
+// Lower-casing may change a path's length outside ASCII; names stay found.
+func TestRankNonASCII(t *testing.T) {
+	x := NewIndex([]string{"İstanbul/Straße.go", "ȺB/c.go", "plain.go"})
+	for i, name := range []string{"straße.go", "c.go", "plain.go"} {
+		if got := x.lower[i][x.base[i]:]; got != name {
+			t.Errorf("name of %q = %q, want %q", x.files[i], got, name)
+		}
+	}
+	for q, want := range map[string]string{"straße": "İstanbul/Straße.go", "c.go": "ȺB/c.go", "plain": "plain.go"} {
+		if got := x.Rank(q, 1); !slices.Equal(got, []string{want}) {
+			t.Errorf("Rank(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
