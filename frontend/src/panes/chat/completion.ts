@@ -43,6 +43,7 @@ export class Completion {
     input.addEventListener('click', () => this.update());
     input.addEventListener('blur', () => this.close());
     host.addEventListener('keydown', (ev) => this.onKey(ev), true);
+    host.addEventListener('submit', () => this.close()); // sent with the list open (no match)
     host.prepend(this.el);
   }
 
@@ -54,9 +55,10 @@ export class Completion {
   update(): void {
     const t = this.input.selectionStart === this.input.selectionEnd ? trigger(this.input.value, this.input.selectionStart) : null;
     if (t === null) return this.close();
+    const kindChanged = this.at?.kind !== t.kind;
     this.at = t;
     const seq = ++this.seq;
-    if (this.items.length === 0) this.show([], 'loading…');
+    if (this.items.length === 0 || kindChanged) this.show([], 'loading…');
     const load = t.kind === 'command'
       ? this.src.commands().then((cs) => filterCommands(cs, t.query).map(commandItem))
       : this.src.files(t.query).then((fs) => fs.map(fileItem));
