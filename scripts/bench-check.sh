@@ -22,6 +22,7 @@ suite=(
   "./internal/markdown|^BenchmarkRender\$|200ms"
   "./internal/claude|^BenchmarkParseLine\$|200ms"
   "./worker/gitdiff|^BenchmarkCompute1000Files\$|3x"
+  "./internal/filelist|^BenchmarkRank100k\$|20x"
 )
 cd "$root"
 out=$(mktemp)

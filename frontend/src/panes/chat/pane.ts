@@ -9,6 +9,8 @@ import type { SocketState } from '../../ws';
 import type { Pane, PaneContext } from '../registry';
 import { Banner } from './banner';
 import type { OutAttachment } from './attach-tray';
+import { apiSource } from './complete-source';
+import { Completion } from './completion';
 import { Composer } from './composer';
 import { ChatConnection } from './connection';
 import { CopyButtons } from './copy';
@@ -76,6 +78,7 @@ export class ChatPane implements Pane {
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
     this.composer = new Composer({ send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
+    new Completion(this.composer.input, this.composer.el, apiSource(ctx.api, ctx.session.id, ctx.worker.id));
     this.queue = new QueuePanel(queueActions(ctx, (err) => this.banner.show('queue', errorMessage(err))));
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.usage = new ChatUsage(ctx);
