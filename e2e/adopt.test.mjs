@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { access, chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -86,6 +86,16 @@ describe('opening an existing Claude Code conversation', { timeout: 300_000 }, (
         await echo.waitFor({ timeout: waitMs });
         const n = Number(/had (\d+) messages/.exec(await echo.innerText())[1]);
         assert.ok(n >= 3, `the resumed request carries the earlier turn (${n} messages)`);
+        // The whole conversation downloads as a markdown transcript.
+        await chat.getByRole('button', { name: 'Export' }).click();
+        const [download] = await Promise.all([
+          page.waitForEvent('download', { timeout: waitMs }),
+          page.getByRole('menuitem', { name: 'Transcript (Markdown)' }).click(),
+        ]);
+        const md = await readFile(await download.path(), 'utf8');
+        assert.match(md, /^# terminal-project/);
+        assert.match(md, /## User\n\nremember the word heron/);
+        assert.match(md, /## User\n\nwhich word was it\?/);
       } else {
         // The second time the conversation is open here already: the row leads to that session.
         assert.equal((await rest(server, 'GET', '/api/sessions')).length, 1, 'no second session adopts it');

@@ -14,6 +14,7 @@ import { Completion } from './completion';
 import { Composer } from './composer';
 import { ChatConnection } from './connection';
 import { CopyButtons } from './copy';
+import { exportMenu } from './export-menu';
 import { PermissionDock } from './permission-dock';
 import type { CliMessage, ClientFrame, PermissionRequest } from './protocol';
 import { QueuePanel, type QueueActions } from './queue-panel';
@@ -83,7 +84,8 @@ export class ChatPane implements Pane {
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.usage = new ChatUsage(ctx);
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
-      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.usage.total, this.connEl),
+      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.usage.total,
+        exportMenu(ctx.api.workerPath(ctx.session.id, ctx.worker.id)), this.connEl),
       this.banner.el, this.usage.notice,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.stopCard.el,
