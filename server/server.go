@@ -119,6 +119,7 @@ func (s *Server) routes() {
 	api.GET("/sessions/:sid/workers/:wid/diff", s.workerDiff)
 	api.GET("/git", s.inspectRepo)
 	s.capabilityRoutes(api)
+	s.settingsRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

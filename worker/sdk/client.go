@@ -20,6 +20,7 @@ type clientFrame struct {
 	Message      string          `json:"message"`
 	UpdatedInput json.RawMessage `json:"updatedInput"`
 	After        string          `json:"after"`
+	permFields
 }
 
 // HandleClient handles one frame from a tab: user-message, cancel (ignored
@@ -41,7 +42,7 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 	case wire.TypeCancel:
 		_, err = r.Cancel(ctx)
 	case wire.TypePermissionResponse:
-		err = r.RespondPermission(f.RequestID, f.Behavior, f.Message, f.UpdatedInput)
+		err = r.AnswerPermission(f.RequestID, f.Behavior, f.Message, f.UpdatedInput, f.UpdatedPermissions)
 	case wire.TypeRequestHistory:
 		return r.Attach(ctx, f.After)
 	case "":

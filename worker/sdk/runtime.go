@@ -42,6 +42,8 @@ type Runtime struct {
 	abortInit context.CancelFunc   // cancels an Initialize in flight
 	started   bool                 // the conversation is recorded as started
 	caps      *worker.Capabilities // the last CLI's initialize answer
+	settings  worker.Settings      // the flags of the next CLI (settings.go)
+	rules     []worker.Rule        // the session's rules, passed to every CLI
 
 	// cancelMu orders Cancel against the write of a user message to the
 	// CLI: a Cancel that comes first keeps the message from the CLI, one
@@ -104,6 +106,8 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	}
 	r.journal = newJournal(env.Store, env.Info.ID, last, r.log, r.reportActivity)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.settings = worker.Settings{Model: env.Info.Model, PermissionMode: env.Info.PermissionMode}
+	r.rules = worker.SessionRules(env.Session.PermissionRules)
 	if id := env.Session.ClaudeSessionID; id != nil && *id != "" {
 		// The session already carries a conversation (this worker's, or
 		// one another agent worker drove): continue it.
