@@ -231,7 +231,7 @@ func (r *Runtime) exited(p *claude.Process) {
 	if r.proc == p {
 		r.proc = nil
 	}
-	stopping := r.stopped
+	stopping := r.stopped || r.retired == p
 	r.mu.Unlock()
 	if stopping {
 		return

@@ -44,6 +44,7 @@ type Runtime struct {
 	caps      *worker.Capabilities // the last CLI's initialize answer
 	settings  worker.Settings      // the flags of the next CLI (settings.go)
 	rules     []worker.Rule        // the session's rules, passed to every CLI
+	retired   *claude.Process      // ended on purpose (SetRules): no exit frame
 
 	// cancelMu orders Cancel against the write of a user message to the
 	// CLI: a Cancel that comes first keeps the message from the CLI, one

@@ -99,6 +99,7 @@ func (r *Runtime) SetRules(ctx context.Context, rules []worker.Rule) error {
 	r.mu.Lock()
 	p := r.proc
 	r.rules = append([]worker.Rule(nil), rules...)
+	r.retired = p
 	r.mu.Unlock()
 	if p == nil {
 		return nil
