@@ -27,6 +27,10 @@ func TestRealPlanApproval(t *testing.T) {
 		if req["toolName"] != "ExitPlanMode" || in["plan"] != fakeapi.PlanText {
 			t.Fatalf("not the plan: %v", req)
 		}
+		// Rendered on the server, sanitized: markdown yes, script no.
+		if h, _ := req["planHtml"].(string); !strings.Contains(h, "<strong>hello</strong>") || strings.Contains(h, "<script") {
+			t.Fatalf("planHtml: %q", h)
+		}
 		c.answer(map[string]any{"type": "permission-response", "requestId": req["requestId"], "behavior": "deny", "message": "add a test step"})
 	})
 	if asked != 1 || !strings.Contains(lastRequest(t, api), "add a test step") {

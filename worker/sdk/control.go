@@ -56,6 +56,7 @@ func newPermission(p *claude.Process, l claude.Line) (*permission, error) {
 	if s := q.PermissionSuggestions; len(s) > 0 && string(s) != "null" {
 		f.PermissionSuggestions = s
 	}
+	f.PlanHTML = planHTML(q.ToolName, input)
 	frame, err := wire.PermissionRequest(f)
 	if err != nil {
 		return nil, fmt.Errorf("encode permission request: %w", err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentdesk/agentdesk/internal/markdown"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
@@ -109,4 +110,24 @@ func (r *Runtime) applied(updates []permUpdate) {
 			r.log.Error("store rules of an answer", "err", err)
 		}
 	}
+}
+
+// planHTML renders the plan of an ExitPlanMode request with the same
+// sanitizing markdown renderer as messages; "" for other tools or when
+// the plan is missing or does not render.
+func planHTML(tool string, input json.RawMessage) string {
+	if tool != "ExitPlanMode" {
+		return ""
+	}
+	var in struct {
+		Plan string `json:"plan"`
+	}
+	if json.Unmarshal(input, &in) != nil || in.Plan == "" || len(in.Plan) > maxHTMLText {
+		return ""
+	}
+	h, err := markdown.Render(in.Plan)
+	if err != nil {
+		return ""
+	}
+	return h
 }
