@@ -11,6 +11,8 @@ export interface ComposerActions {
   /** Sends a user message; false when it could not be sent (not connected). */
   send(text: string): boolean;
   cancel(): void;
+  /** Shift+Tab: the next permission mode, as in the CLI. */
+  cycleMode?(): void;
 }
 
 const activityText: Record<Activity, string> = {
@@ -91,6 +93,11 @@ export class Composer {
   }
 
   private onKey(ev: KeyboardEvent): void {
+    if (ev.key === 'Tab' && ev.shiftKey && !ev.altKey && !ev.ctrlKey && !ev.metaKey && this.actions.cycleMode !== undefined) {
+      ev.preventDefault();
+      this.actions.cycleMode();
+      return;
+    }
     if (ev.key !== 'Enter' || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey || ev.isComposing || touchScreen()) return;
     ev.preventDefault();
     this.submit();

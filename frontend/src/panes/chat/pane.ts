@@ -13,6 +13,7 @@ import { CopyButtons } from './copy';
 import { PermissionDock } from './permission-dock';
 import type { PermissionRequest } from './protocol';
 import { Scroller } from './scroller';
+import { SettingsBar } from './settings-bar';
 import { NextTask } from './tasks';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
@@ -40,6 +41,7 @@ export class ChatPane implements Pane {
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
   private readonly connEl: HTMLElement;
+  private readonly settings: SettingsBar;
   private readonly conn: ChatConnection;
   private readonly key: string;
   private worker: Worker;
@@ -58,10 +60,12 @@ export class ChatPane implements Pane {
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.composer = new Composer({ send: (text) => this.sendMessage(text), cancel: () => this.cancel() });
+    this.settings = new SettingsBar(ctx.api, ctx.session.id, ctx.worker, (msg) => this.banner.show('settings', msg));
+    this.settings.update(ctx.worker, ctx.session);
+    this.composer = new Composer({ send: (text) => this.sendMessage(text), cancel: () => this.cancel(), cycleMode: () => this.settings.cycleMode() });
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
-      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.connEl),
+      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.settings.el, this.connEl),
       this.banner.el,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.dock.el,
@@ -76,9 +80,11 @@ export class ChatPane implements Pane {
       opened: () => this.opened(),
       stored: (m, html) => {
         this.turnStart.stored(m);
+        this.settings.observe(m);
         if (this.transcript.add(m, html)) this.schedule();
       },
       history: (msgs) => {
+        for (const x of msgs) this.settings.observe(x.message);
         if (this.transcript.addHistory(msgs)) this.schedule();
       },
       historyRead: () => {
@@ -125,8 +131,9 @@ export class ChatPane implements Pane {
     if (!this.dock.focusFirst()) this.composer.focus();
   }
 
-  update(worker: Worker, _session: Session): void {
+  update(worker: Worker, session: Session): void {
     this.worker = worker;
+    this.settings.update(worker, session);
     this.applyWorker();
     if (!this.conn.isOpen) this.setActivity(worker.activity); // the socket's frames win while open
     if (this.visible) this.maybeConnect();
@@ -137,6 +144,7 @@ export class ChatPane implements Pane {
     window.clearTimeout(this.timer);
     this.slices.dispose();
     this.copies.dispose();
+    this.settings.dispose();
     this.conn.dispose();
     this.scroller.dispose();
     setAsking(this.key, false);
@@ -174,6 +182,7 @@ export class ChatPane implements Pane {
   }
 
   private historyEnd(): void {
+    this.settings.historyEnd();
     this.transcript.el.setAttribute('aria-busy', 'false');
     // Pending requests and the activity follow history-end; the activity comes last.
     this.sweepOnActivity = true;
