@@ -99,6 +99,9 @@ func (m *Manager) RemoveRule(ctx context.Context, sid, rid string) (Session, err
 	if found == nil {
 		return Session{}, fmt.Errorf("rule %q: %w", rid, ErrNotFound)
 	}
+	if len(left) == 0 {
+		left = nil // none: null, as for a session that never had one
+	}
 	if found.Destination != "session" {
 		return Session{}, fmt.Errorf("Claude saved this rule in its %s file (%s); remove it there: %w", found.Destination, settingsFile(found.Destination), ErrConflict)
 	}
