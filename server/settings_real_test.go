@@ -205,6 +205,12 @@ func TestRealSettingsBeforeStartAndSwitch(t *testing.T) {
 	}
 	var sw struct{ Worker worker.Info }
 	switchTo(e, c.sid, "pty-agent", false).json(t, &sw)
+	if a := e.do("PATCH", "/api/sessions/"+c.sid+"/workers/"+sw.Worker.ID, map[string]string{"model": "opus"}); a.status != 400 || a.errCode(t) != "invalid_field" {
+		t.Fatalf("patch a pty-agent: %d %s", a.status, a.body)
+	}
+	if a := c.patch(map[string]string{"model": "opus"}); a.status != 409 || a.errCode(t) != "conflict" {
+		t.Fatalf("patch the stopped chat: %d %s", a.status, a.body)
+	}
 	switchTo(e, c.sid, "sdk", false).json(t, &sw)
 	if sw.Worker.Kind != worker.KindSDK || sw.Worker.PermissionMode != "plan" || sw.Worker.Model != "sonnet" {
 		t.Fatalf("the chat after switching back: %+v", sw.Worker)
