@@ -59,8 +59,8 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 				m.log.Error("record claude session", "err", err)
 			}
 		},
-		SaveSettings: func(st Settings) error {
-			_, err := m.commitWorker(sid, wid, kind, func(i *Info) { i.Model, i.PermissionMode = st.Model, st.PermissionMode })
+		SaveMode: func(mode string) error {
+			_, err := m.commitWorker(sid, wid, kind, func(i *Info) { i.PermissionMode = mode })
 			return err
 		},
 		AddRules: func(rules []Rule) error { return m.addRules(sid, rules) },

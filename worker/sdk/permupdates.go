@@ -97,11 +97,10 @@ func (r *Runtime) applied(updates []permUpdate) {
 	if mode != "" {
 		r.settings.PermissionMode = mode
 	}
-	set := r.settings
 	r.rules = append(r.rules, worker.SessionRules(rules)...)
 	r.mu.Unlock()
-	if mode != "" && r.env.SaveSettings != nil {
-		if err := r.env.SaveSettings(set); err != nil {
+	if mode != "" && r.env.SaveMode != nil {
+		if err := r.env.SaveMode(mode); err != nil {
 			r.log.Error("store the permission mode of an answer", "err", err)
 		}
 	}

@@ -7,12 +7,11 @@ import type { Api } from '../../api';
 import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
 import { MenuButton } from '../../components/menu-button';
-import type { Session, Worker } from '../../types';
+import type { PermissionRule, Session, Worker } from '../../types';
 import type { CliMessage } from './protocol';
 import { ruleSpec } from './suggestions';
 
 interface ModelInfo { value: string; displayName: string; description: string }
-interface Rule { id: string; toolName: string; ruleContent?: string; destination: string }
 
 export const modeNames: Record<string, string> = {
   default: 'Ask before edits',
@@ -56,7 +55,7 @@ export class SettingsBar {
     if (worker.model !== this.worker.model) this.reportedModel = null;
     if (worker.permissionMode === 'bypassPermissions') this.bypassChosen = true;
     this.worker = worker;
-    this.setRules((session as Session & { permissionRules?: Rule[] | null }).permissionRules ?? []);
+    this.setRules(session.permissionRules ?? []);
     this.render();
   }
 
@@ -101,6 +100,10 @@ export class SettingsBar {
     this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${modeNames[this.mode] ?? this.mode}`);
     this.modeMenu.button.dataset.mode = this.mode;
     this.el.dataset.busy = String(this.busy);
+    // A stopped chat only shows its history: nothing to change.
+    const stopped = this.worker.status === 'stopped';
+    this.modelMenu.button.disabled = stopped;
+    this.modeMenu.button.disabled = stopped;
   }
 
   private modelName(value: string): string {
@@ -141,7 +144,7 @@ export class SettingsBar {
     this.render();
   }
 
-  private setRules(rules: Rule[]): void {
+  private setRules(rules: PermissionRule[]): void {
     this.rulesMenu.el.hidden = rules.length === 0;
     setText(this.rulesMenu.button, `Rules (${rules.length}) ▾`);
     this.rulesMenu.setItems(rules.map((r) => {
