@@ -179,6 +179,25 @@ describe('chat settings, plans and rules with the real Claude CLI', { timeout: 4
       await pane(p).locator('.set-mode').click();
       await shot(`phone-${scheme}-mode-menu`, p);
       assert.deepEqual(await overflow(p), [], 'the open menu fits');
+      await p.keyboard.press('Escape');
+      if (scheme === 'light') {
+        // A plan on the phone: it fits, its buttons are big enough, and
+        // "Approve, ask for each edit" sets the mode to default.
+        await api(server, 'PATCH', `/api/sessions/${sid}/workers/${wid}`, { permissionMode: 'plan' });
+        await api(server, 'POST', `/api/sessions/${sid}/workers/${wid}/input`, { content: 'make a phone plan' });
+        const card = pane(p).locator('.chat-plan');
+        await card.waitFor({ timeout: waitMs });
+        assert.deepEqual(await overflow(p), [], 'the plan card fits');
+        for (const b of await card.locator('button').all()) {
+          const box = await b.boundingBox();
+          assert.ok(box !== null && box.height >= 40, `plan button ${JSON.stringify(box)}`);
+        }
+        await shot('phone-light-plan', p);
+        await card.getByRole('button', { name: 'Approve, ask for each edit' }).click();
+        await card.waitFor({ state: 'detached', timeout: waitMs });
+        await p.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .set-mode')?.textContent?.startsWith('Ask before edits'), null, { timeout: waitMs });
+        assert.equal((await worker()).permissionMode, 'default');
+      }
       await p.context().close();
     }
   });

@@ -55,6 +55,11 @@ func (c *chat) patch(body any) answer { return c.e.do("PATCH", c.path(), body) }
 func (c *chat) turn(content string, ask func(req map[string]any)) []map[string]any {
 	t := c.e.t
 	t.Helper()
+	// A fresh tab per turn: a tab that does not read between turns cannot
+	// answer the server's pings (the REST calls in between may take long
+	// on a busy machine) and would be closed.
+	c.tab.CloseNow()
+	c.connect()
 	if a := c.e.do("POST", c.path()+"/input", map[string]string{"content": content}); a.status != 202 {
 		t.Fatalf("input %q: %d %s", content, a.status, a.body)
 	}
