@@ -29,7 +29,7 @@ export class PlanCard implements RequestCard {
     this.autoBtn = h('button', { class: 'btn btn-primary plan-approve-auto', type: 'button' }, 'Approve and auto-accept edits');
     this.askBtn = h('button', { class: 'btn plan-approve-ask', type: 'button' }, 'Approve, ask for each edit');
     this.keepBtn = h('button', { class: 'btn plan-keep', type: 'button' }, 'Keep planning');
-    this.feedback = h('textarea', { class: 'plan-feedback', rows: 2, placeholder: 'What should change in the plan? (sent to Claude with Keep planning)', 'aria-label': 'Feedback on the plan' });
+    this.feedback = h('textarea', { class: 'plan-feedback', rows: 2, placeholder: 'What should change? (sent with Keep planning)', 'aria-label': 'Feedback on the plan' });
     this.error = h('p', { class: 'form-error perm-error', role: 'alert' });
     this.el = h('div', { class: 'chat-perm chat-plan', role: 'group', 'aria-label': 'Claude proposes a plan', 'data-request-id': req.requestId },
       h('div', { class: 'perm-head' }, 'Claude proposes a plan'),
