@@ -127,6 +127,7 @@ func (s *Server) routes() {
 	s.queueRoutes(api)
 	s.usageRoutes(api)
 	s.fileRoutes(api)
+	s.settingsRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

@@ -70,6 +70,11 @@ type Env struct {
 	// session's conversation (Session.ClaudeSessionStarted). Safe to call
 	// from any goroutine; may be nil.
 	ConversationStarted func()
+	// SaveMode stores a permission mode the CLI took from a person's
+	// answer (a plan approved in a mode) as the worker's; AddRules records
+	// rules added with "Always allow" on the session. Both may be nil.
+	SaveMode func(mode string) error
+	AddRules func([]Rule) error
 	// Marker is the AGENTDESK_WORKER value every child of the worker gets
 	// (childproc.Env): it finds them again, wherever they moved, after a
 	// crash and when the worker is stopped.

@@ -59,6 +59,11 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 				m.log.Error("record claude session", "err", err)
 			}
 		},
+		SaveMode: func(mode string) error {
+			_, err := m.commitWorker(sid, wid, kind, func(i *Info) { i.PermissionMode = mode })
+			return err
+		},
+		AddRules: func(rules []Rule) error { return m.addRules(sid, rules) },
 		ConversationStarted: func() {
 			if _, err := m.changeSession(sid, func(s *Session) { s.ClaudeSessionStarted = true }); err != nil {
 				m.log.Error("record claude session started", "err", err)

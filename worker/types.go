@@ -92,6 +92,8 @@ type Session struct {
 	// Cwd is not in one or HEAD is detached. Read at each snapshot, never
 	// stored.
 	Branch *string `json:"branch"`
+	// PermissionRules are the rules added with "Always allow" (rules.go).
+	PermissionRules []Rule `json:"permissionRules"`
 }
 
 // Config holds the server-wide settings workers need.

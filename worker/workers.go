@@ -29,14 +29,15 @@ func (r WorkerRequest) info() (Info, error) {
 	if r.Cols < 0 || r.Cols > 1000 || r.Rows < 0 || r.Rows > 1000 {
 		return i, fieldErr("cols", "cols and rows must be between 1 and 1000")
 	}
+	if r.Kind.IsAgent() && !permissionModes[r.PermissionMode] {
+		return i, fieldErr("permissionMode", "must be one of default, acceptEdits, plan, bypassPermissions")
+	}
 	switch r.Kind {
 	case KindSDK:
-		if !permissionModes[r.PermissionMode] {
-			return i, fieldErr("permissionMode", "must be one of default, acceptEdits, plan, bypassPermissions")
-		}
 		i.Model, i.PermissionMode, i.AllowedTools = r.Model, r.PermissionMode, r.AllowedTools
 	case KindPTYAgent:
-		i.Model, i.Cols, i.Rows = r.Model, r.Cols, r.Rows
+		// The mode is kept (not used) so a switch back to the chat keeps it.
+		i.Model, i.PermissionMode, i.Cols, i.Rows = r.Model, r.PermissionMode, r.Cols, r.Rows
 	case KindTerminal:
 		i.Command, i.Cols, i.Rows = r.Command, r.Cols, r.Rows
 	case KindGitDiff:

@@ -38,6 +38,16 @@ export interface Session {
   worktree?: Worktree | null;
   /** The branch checked out in cwd, null when not a git work tree or detached (extension). */
   branch?: string | null;
+  /** Rules added with "Always allow" (extension), null when none. */
+  permissionRules?: PermissionRule[] | null;
+}
+
+export interface PermissionRule {
+  id: string;
+  toolName: string;
+  ruleContent?: string;
+  destination: string;
+  createdAt: string;
 }
 
 export interface Worktree {

@@ -21,6 +21,9 @@ type Permission struct {
 	PermissionSuggestions   json.RawMessage `json:"permissionSuggestions,omitempty"`
 	BlockedPath             string          `json:"blockedPath,omitempty"`
 	RequiresUserInteraction *bool           `json:"requiresUserInteraction,omitempty"`
+	// PlanHTML is an ExitPlanMode request's plan rendered from markdown by
+	// the server's sanitizing renderer.
+	PlanHTML string `json:"planHtml,omitempty"`
 }
 
 // PermissionRequest is {"type":"permission-request","requestId",…}. It

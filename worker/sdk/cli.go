@@ -97,6 +97,7 @@ func retryOther(err error) bool {
 // start runs the CLI and waits for its initialize answer. On failure the
 // process is closed.
 func (r *Runtime) start(resume bool) (*claude.Process, error) {
+	set, tools := r.startFlags()
 	opts := claude.Options{
 		Path:           r.env.Config.ClaudePath,
 		Dir:            r.env.Session.Cwd,
@@ -104,9 +105,9 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 		Marker:         r.env.Marker,
 		SessionID:      r.conv,
 		Resume:         resume,
-		Model:          r.env.Info.Model,
-		PermissionMode: r.env.Info.PermissionMode,
-		AllowedTools:   r.env.Info.AllowedTools,
+		Model:          set.Model,
+		PermissionMode: set.PermissionMode,
+		AllowedTools:   tools,
 	}
 	p, err := claude.Start(r.ctx, opts)
 	if err != nil {
@@ -233,7 +234,7 @@ func (r *Runtime) exited(p *claude.Process) {
 	if r.proc == p {
 		r.proc = nil
 	}
-	stopping := r.stopped
+	stopping := r.stopped || r.retired == p
 	r.mu.Unlock()
 	if stopping {
 		return

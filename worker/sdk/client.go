@@ -24,6 +24,7 @@ type clientFrame struct {
 	Force        bool               `json:"force"` // cancel: skip the interrupt
 	Attachments  []attachment.Input `json:"attachments"`
 	When         string             `json:"when"` // user-message: "now" or "queue" (queue.go)
+	permFields
 }
 
 // HandleClient handles one frame from a tab: user-message, cancel (ignored
@@ -49,7 +50,7 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 			_, err = r.Cancel(ctx)
 		}
 	case wire.TypePermissionResponse:
-		err = r.RespondPermission(f.RequestID, f.Behavior, f.Message, f.UpdatedInput)
+		err = r.AnswerPermission(f.RequestID, f.Behavior, f.Message, f.UpdatedInput, f.UpdatedPermissions)
 	case wire.TypeRequestHistory:
 		return r.Attach(ctx, f.After)
 	case "":

@@ -57,6 +57,7 @@ func newPermission(p *claude.Process, l claude.Line) (*permission, error) {
 	if s := q.PermissionSuggestions; len(s) > 0 && string(s) != "null" {
 		f.PermissionSuggestions = s
 	}
+	f.PlanHTML = planHTML(q.ToolName, input)
 	frame, err := wire.PermissionRequest(f)
 	if err != nil {
 		return nil, fmt.Errorf("encode permission request: %w", err)
@@ -70,11 +71,22 @@ func newPermission(p *claude.Process, l claude.Line) (*permission, error) {
 // requestID, or a bad behavior or updatedInput, is an error wrapping
 // worker.ErrInvalid.
 func (r *Runtime) RespondPermission(requestID, behavior, message string, updatedInput json.RawMessage) error {
+	return r.AnswerPermission(requestID, behavior, message, updatedInput, nil)
+}
+
+// AnswerPermission is RespondPermission with updatedPermissions (allow
+// only): a list of the CLI's permission updates, usually one of the
+// request's suggestions (permupdates.go).
+func (r *Runtime) AnswerPermission(requestID, behavior, message string, updatedInput, updatedPermissions json.RawMessage) error {
 	if behavior != "allow" && behavior != "deny" {
 		return fmt.Errorf("behavior must be \"allow\" or \"deny\", not %q: %w", behavior, worker.ErrInvalid)
 	}
 	if len(updatedInput) > 0 && string(updatedInput) != "null" && !isObject(updatedInput) {
 		return fmt.Errorf("updatedInput must be a JSON object: %w", worker.ErrInvalid)
+	}
+	updates, err := parseUpdates(behavior, updatedPermissions)
+	if err != nil {
+		return err
 	}
 	p := r.journal.claim(requestID)
 	if p == nil {
@@ -87,9 +99,10 @@ func (r *Runtime) RespondPermission(requestID, behavior, message string, updated
 			input = updatedInput
 		}
 		resp = struct {
-			Behavior     string          `json:"behavior"`
-			UpdatedInput json.RawMessage `json:"updatedInput"`
-		}{"allow", input}
+			Behavior           string          `json:"behavior"`
+			UpdatedInput       json.RawMessage `json:"updatedInput"`
+			UpdatedPermissions []permUpdate    `json:"updatedPermissions,omitempty"`
+		}{"allow", input, updates}
 	} else {
 		if message == "" {
 			message = defaultDeny
@@ -105,6 +118,7 @@ func (r *Runtime) RespondPermission(requestID, behavior, message string, updated
 	if err := p.proc.Respond(p.id, resp); err != nil {
 		return fmt.Errorf("answer permission request: %w", err)
 	}
+	r.applied(updates)
 	return nil
 }
 

@@ -55,6 +55,9 @@ type Runtime struct {
 	following bool                 // another process writes the conversation (watch.go)
 	halting   *halt                // the Stop under way (stop.go)
 	watching  bool                 // the stall watchdog runs (stall.go)
+	settings  worker.Settings      // the flags of the next CLI (settings.go)
+	rules     []worker.Rule        // the session's rules, passed to every CLI
+	retired   *claude.Process      // ended on purpose (SetRules): no exit frame
 
 	// cancelMu orders Cancel against the write of a user message to the
 	// CLI: a Cancel that comes first keeps the message from the CLI, one
@@ -129,6 +132,8 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	r.journal.meter = newMeter(env, r.log)
 	r.catchUpUsage(last)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.settings = worker.Settings{Model: env.Info.Model, PermissionMode: env.Info.PermissionMode}
+	r.rules = worker.SessionRules(env.Session.PermissionRules)
 	if id := env.Session.ClaudeSessionID; id != nil && *id != "" {
 		// The session already carries a conversation (this worker's, or
 		// one another agent worker drove): continue it.

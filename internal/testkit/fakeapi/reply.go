@@ -52,6 +52,9 @@ func (s *Server) decide(body messagesBody) plan {
 		return p
 	}
 	last, _ := lastUser(body.Messages)
+	if p, ok := planFollowUp(body.Messages, last); ok {
+		return p
+	}
 	if p, ok := toolResultPlan(body.Messages, last, n); ok {
 		return p
 	}
@@ -74,6 +77,8 @@ func (s *Server) decide(body messagesBody) plan {
 		cmd := strings.TrimSpace(m[1])
 		return toolPlan("bash", fmt.Sprintf("I'll run `%s`.", cmd), "Bash",
 			map[string]any{"command": cmd, "description": "Run " + cmd})
+	case words["plan"]:
+		return planPlan(body)
 	case words["ask"]:
 		return toolPlan("ask", "I have a question for you.", "AskUserQuestion", askInput)
 	case words["slow"]:

@@ -15,6 +15,8 @@ export interface ComposerActions {
    */
   send(text: string, when?: 'now' | 'queue', attachments?: OutAttachment[]): boolean;
   cancel(): void;
+  /** Shift+Tab: the next permission mode, as in the CLI. */
+  cycleMode?(): void;
 }
 
 const activityText: Record<Activity, string> = {
@@ -105,6 +107,11 @@ export class Composer {
     if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.shiftKey && !ev.altKey && this.busy) {
       ev.preventDefault();
       this.submit('now');
+      return;
+    }
+    if (ev.key === 'Tab' && ev.shiftKey && !ev.altKey && !ev.ctrlKey && !ev.metaKey && this.actions.cycleMode !== undefined) {
+      ev.preventDefault();
+      this.actions.cycleMode();
       return;
     }
     if (ev.key !== 'Enter' || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey || ev.isComposing || touchScreen()) return;

@@ -19,6 +19,7 @@ import { PermissionDock } from './permission-dock';
 import type { CliMessage, ClientFrame, PermissionRequest } from './protocol';
 import { QueuePanel, type QueueActions } from './queue-panel';
 import { Scroller } from './scroller';
+import { SettingsBar } from './settings-bar';
 import { NextTask } from './tasks';
 import { StopCard } from './stop-card';
 import { setAsking } from './title-alert';
@@ -58,6 +59,7 @@ export class ChatPane implements Pane {
   private readonly turnStart = new TurnStart();
   private readonly usage: ChatUsage;
   private readonly connEl: HTMLElement;
+  private readonly settings: SettingsBar;
   private readonly conn: ChatConnection;
   private readonly key: string;
   private worker: Worker;
@@ -78,13 +80,15 @@ export class ChatPane implements Pane {
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.composer = new Composer({ send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
+    this.settings = new SettingsBar(ctx.api, ctx.session.id, ctx.worker, (msg) => this.banner.show('settings', msg));
+    this.settings.update(ctx.worker, ctx.session);
+    this.composer = new Composer({ send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel(), cycleMode: () => this.settings.cycleMode() });
     new Completion(this.composer.input, this.composer.el, apiSource(ctx.api, ctx.session.id, ctx.worker.id));
     this.queue = new QueuePanel(queueActions(ctx, (err) => this.banner.show('queue', errorMessage(err))));
     this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
     this.usage = new ChatUsage(ctx);
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
-      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.usage.total,
+      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.settings.el, this.usage.total,
         exportMenu(ctx.api.workerPath(ctx.session.id, ctx.worker.id)), this.connEl),
       this.banner.el, this.usage.notice,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
@@ -106,10 +110,12 @@ export class ChatPane implements Pane {
         this.noteWatch([m]);
         this.turnStart.stored(m);
         if (m.type === 'result') void this.usage.refresh();
+        this.settings.observe(m);
         if (this.transcript.add(m, html)) this.schedule();
       },
       history: (msgs) => {
         this.noteWatch(msgs.map((s) => s.message));
+        for (const x of msgs) this.settings.observe(x.message);
         if (this.transcript.addHistory(msgs)) this.schedule();
       },
       historyRead: () => {
@@ -159,8 +165,9 @@ export class ChatPane implements Pane {
     if (!this.dock.focusFirst()) this.composer.focus();
   }
 
-  update(worker: Worker, _session: Session): void {
+  update(worker: Worker, session: Session): void {
     this.worker = worker;
+    this.settings.update(worker, session);
     this.applyWorker();
     if (!this.conn.isOpen) this.setActivity(worker.activity); // the socket's frames win while open
     if (this.visible) this.maybeConnect();
@@ -171,6 +178,7 @@ export class ChatPane implements Pane {
     window.clearTimeout(this.timer);
     this.slices.dispose();
     this.copies.dispose();
+    this.settings.dispose();
     this.conn.dispose();
     this.scroller.dispose();
     this.usage.dispose();
@@ -219,6 +227,7 @@ export class ChatPane implements Pane {
   }
 
   private historyEnd(): void {
+    this.settings.historyEnd();
     this.transcript.el.setAttribute('aria-busy', 'false');
     // Pending requests and the activity follow history-end; the activity comes last.
     this.sweepOnActivity = true;

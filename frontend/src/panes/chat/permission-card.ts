@@ -4,12 +4,15 @@
 import { h } from '../../dom';
 import { prettyJson } from './format';
 import { isObject, str, type PermissionRequest } from './protocol';
+import { suggestionButtons } from './suggestions';
 import { toolTitle } from './tool-title';
 
 export interface Answer {
   behavior: 'allow' | 'deny';
   message?: string;
   updatedInput?: unknown;
+  /** Permission updates that go with an allow ("Always allow", a plan's mode). */
+  updatedPermissions?: unknown[];
 }
 
 /** What the dock needs of a card (a tool permission or a question). */
@@ -26,8 +29,10 @@ export class PermissionCard implements RequestCard {
   private readonly denyBtn: HTMLButtonElement;
   private readonly reason: HTMLInputElement;
   private readonly error: HTMLElement;
+  private readonly always: HTMLButtonElement[];
 
   constructor(req: PermissionRequest, private readonly answer: (a: Answer) => void) {
+    this.always = suggestionButtons(req.permissionSuggestions, (u) => this.answer({ behavior: 'allow', updatedPermissions: u }));
     this.allowBtn = h('button', { class: 'btn btn-primary perm-allow', type: 'button', 'aria-keyshortcuts': 'A' }, 'Allow');
     this.denyBtn = h('button', { class: 'btn perm-deny', type: 'button', 'aria-keyshortcuts': 'D' }, 'Deny');
     this.reason = h('input', { class: 'perm-reason', type: 'text', placeholder: 'Reason for denying (optional, sent to Claude)', 'aria-label': 'Reason for denying' });
@@ -36,6 +41,7 @@ export class PermissionCard implements RequestCard {
       h('div', { class: 'perm-head' }, 'Claude wants to use ', h('strong', null, req.toolName || 'a tool')),
       ...describe(req),
       h('div', { class: 'perm-actions' }, this.allowBtn, this.denyBtn, this.reason),
+      h('div', { class: 'perm-actions perm-suggestions' }, ...this.always),
       h('div', { class: 'perm-keys muted' }, 'A: allow · D: deny'),
       this.error);
     this.allowBtn.addEventListener('click', () => this.answer({ behavior: 'allow' }));
@@ -50,6 +56,7 @@ export class PermissionCard implements RequestCard {
   setBusy(busy: boolean): void {
     this.allowBtn.disabled = busy;
     this.denyBtn.disabled = busy;
+    for (const b of this.always) b.disabled = busy;
     this.reason.disabled = busy;
     this.el.dataset.busy = String(busy);
   }

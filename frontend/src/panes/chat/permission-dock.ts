@@ -6,6 +6,7 @@
 import { h } from '../../dom';
 import { AskCard } from './ask-card';
 import { PermissionCard, type Answer, type RequestCard } from './permission-card';
+import { PlanCard } from './plan-card';
 import type { ClientFrame, PermissionRequest } from './protocol';
 
 interface Entry {
@@ -37,7 +38,8 @@ export class PermissionDock {
       return;
     }
     const respond = (a: Answer): void => this.respond(req.requestId, a);
-    const card = req.toolName === 'AskUserQuestion' ? new AskCard(req, respond) : new PermissionCard(req, respond);
+    const card = req.toolName === 'AskUserQuestion' ? new AskCard(req, respond)
+      : req.toolName === 'ExitPlanMode' ? new PlanCard(req, respond) : new PermissionCard(req, respond);
     this.entries.set(req.requestId, { card, stale: false });
     this.el.append(card.el);
     this.el.hidden = false;
@@ -82,6 +84,7 @@ export class PermissionDock {
     const frame: ClientFrame = { type: 'permission-response', requestId, behavior: a.behavior };
     if (a.message !== undefined) frame.message = a.message;
     if (a.updatedInput !== undefined) frame.updatedInput = a.updatedInput;
+    if (a.updatedPermissions !== undefined) frame.updatedPermissions = a.updatedPermissions;
     e.card.setError('');
     if (!this.send(frame)) {
       e.card.setError('Not connected to the server; answer again once it reconnects.');

@@ -50,6 +50,9 @@ export interface PermissionRequest {
   description?: string;
   toolUseId?: string;
   blockedPath?: string;
+  permissionSuggestions?: unknown;
+  /** ExitPlanMode: the plan rendered (sanitized) by the server. */
+  planHtml?: string;
 }
 
 /** Server-to-client frames of an sdk worker socket. */
@@ -75,6 +78,7 @@ export type ClientFrame =
       behavior: 'allow' | 'deny';
       message?: string;
       updatedInput?: unknown;
+      updatedPermissions?: unknown[];
     };
 
 /** Parses a text frame; null for anything that is not a JSON object with a string type. */
