@@ -112,7 +112,7 @@ describe('chat pane with the real Claude CLI', { timeout: 300_000 }, () => {
     await pane(other).locator('.chat-perm').waitFor({ timeout: waitMs });
     assert.match(await dialog.innerText(), /Bash[\s\S]*touch x\.txt/);
     assert.equal(await pane().getAttribute('data-activity'), 'asking');
-    await dialog.getByRole('button', { name: 'Allow' }).click();
+    await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
     await dialog.waitFor({ state: 'detached', timeout: waitMs });
     await pane(other).locator('.chat-perm').waitFor({ state: 'detached', timeout: waitMs });
 

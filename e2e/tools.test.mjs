@@ -77,7 +77,7 @@ describe('tool cards with the real Claude CLI', { timeout: 400_000 }, () => {
       });
       if (state === 'done') return;
       const dialog = pane().locator('.chat-perm').first();
-      await dialog.getByRole('button', { name: 'Allow' }).click();
+      await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
       await dialog.waitFor({ state: 'detached', timeout: waitMs });
     }
     throw new Error('more than 10 permission dialogs in one turn');
