@@ -103,12 +103,16 @@ func (j *journal) applyLocked(e *entry) bool {
 		if e.history {
 			break
 		}
-		if e.typ == "result" {
+		switch e.typ {
+		case "result":
 			j.turn.clear()
 			j.inTurn, j.stalled = false, false
-		} else {
+		case "user", "assistant":
 			j.inTurn = true
 		}
+		// Other lines begin no turn: the CLI also prints them while idle
+		// (system/status after a mode change, a background task's note),
+		// and a turn always begins with a user message.
 	case kStream:
 		j.inTurn = true
 		j.turn.keep(e)
