@@ -3,13 +3,15 @@ package sdk
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
 // The user messages that carry an answer given after a restart. The
-// resumed CLI has already told the model that its tool call was not run
-// (see testdata/resume-dangling-tool-use.jsonl), so the message says what
-// the person decided and what to do now.
+// resumed CLI drops the tool call that was never answered (it stands as
+// "No response requested.", see testdata/resume-after-crash.json), so the
+// message says what the person decided and what to do now.
 
 // restartNote opens every such message.
 const restartNote = "The server restarted while your %s request was waiting for my answer, so it was not run."
@@ -44,8 +46,8 @@ func answers(input json.RawMessage) string {
 		return string(compact(input))
 	}
 	var b strings.Builder
-	for q, a := range in.Answers {
-		fmt.Fprintf(&b, "- %s → %s\n", q, a)
+	for _, q := range slices.Sorted(maps.Keys(in.Answers)) {
+		fmt.Fprintf(&b, "- %s → %s\n", q, in.Answers[q])
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
