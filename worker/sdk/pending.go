@@ -152,6 +152,14 @@ func sameJSON(a, b json.RawMessage) bool {
 // answerRestored answers a request stored before a restart: its CLI is
 // gone, so the answer becomes the next user message of a resumed CLI.
 func (r *Runtime) answerRestored(p *permission, behavior, message string, input json.RawMessage, updates []permUpdate) error {
+	if err := r.waitReady(r.ctx); err != nil {
+		return fmt.Errorf("answer a permission request after a restart: %w", err)
+	}
+	// sendMu from the resolution to the stored answer: the queue, which
+	// delivers once the chat is idle, comes after the answer, not first.
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.q.release() // the person is back, as for SendUser
 	r.resolved(p, behavior)
 	if behavior == "allow" {
 		r.applied(updates) // a plan's mode first: the CLI starts with it
@@ -161,7 +169,8 @@ func (r *Runtime) answerRestored(p *permission, behavior, message string, input 
 			r.mu.Unlock()
 		}
 	}
-	if err := r.SendUser(r.ctx, restoredAnswer(p.tool, behavior, message, input)); err != nil {
+	err := r.sendLocked(restoredAnswer(p.tool, behavior, message, input), nil, r.journal.produceCommitted)
+	if err != nil {
 		return fmt.Errorf("answer a permission request after a restart: %w", err)
 	}
 	return nil

@@ -113,12 +113,22 @@ func TestRealPendingBashAllowedAfterRestart(t *testing.T) {
 		t.Fatalf("%d stored pending requests after the shutdown, want 1", n)
 	}
 	a2 := pendingAgain(t, h2, req)
+	// Asking is busy: a message waits in the queue, and comes after the
+	// answer.
+	if err := h2.rt.Submit(t.Context(), "queued meanwhile", ""); err != nil {
+		t.Fatal(err)
+	}
 	from := len(a2.frames)
 	if err := h2.rt.RespondPermission(req.RequestID, "allow", "", nil); err != nil {
 		t.Fatal(err)
 	}
 	res := a2.until(isResult)
 	recordResume(t, s, "resume-after-shutdown.json")
+	a2.until(func(f frame) bool { return isResult(f) && strings.Contains(string(f.raw), "queued meanwhile") })
+	users := storedUsers(t, h2)
+	if len(users) != 3 || !strings.Contains(users[1], RestoredAllow) || users[2] != "queued meanwhile" {
+		t.Errorf("stored user messages %q: the prompt, the answer, then the queued one", users)
+	}
 	if _, err := os.Stat(filepath.Join(s.cwd, "restored.txt")); err != nil {
 		t.Errorf("the allowed command did not run: %v (result %s)", err, res.raw)
 	}
