@@ -161,5 +161,5 @@ func (w *wtx) dropWorkerData(workerID string) error {
 	if err := w.tx.Bucket(bProcesses).Delete(id); err != nil {
 		return fmt.Errorf("delete process of %s: %w", workerID, err)
 	}
-	return nil
+	return w.dropPending(id)
 }

@@ -54,6 +54,13 @@ type (
 	ActivityReporter interface {
 		Activity() Activity
 	}
+	// Suspender is a runtime that can stop for a server shutdown
+	// differently from Stop (a delete or a switch): it keeps what waits
+	// for the user (pending permission requests) for the next start.
+	// Manager.Close calls Suspend instead of Stop.
+	Suspender interface {
+		Suspend(ctx context.Context) error
+	}
 	// Watcher is an agent runtime that may follow a conversation another
 	// process writes (an adopted one): then no switch may start a CLI on it.
 	Watcher interface {

@@ -169,7 +169,7 @@ func (m *Manager) Close(ctx context.Context) error {
 		}
 	}
 	m.mu.Unlock()
-	errs := stopAll(ctx, rts)
+	errs := stopAll(ctx, rts, true)
 	m.endMarked(ctx, childproc.Runs(m.run))
 	if err := m.store.DeleteRun(m.run); err != nil {
 		m.log.Error("forget run", "err", err)
@@ -178,7 +178,9 @@ func (m *Manager) Close(ctx context.Context) error {
 	return errs
 }
 
-func stopAll(ctx context.Context, rts []Runtime) error {
+// stopAll stops rts at once and waits for them; shutdown suspends those
+// that can (Suspender) instead.
+func stopAll(ctx context.Context, rts []Runtime, shutdown bool) error {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -186,7 +188,11 @@ func stopAll(ctx context.Context, rts []Runtime) error {
 	)
 	for _, rt := range rts {
 		wg.Go(func() {
-			if err := rt.Stop(ctx); err != nil {
+			stop := rt.Stop
+			if s, ok := rt.(Suspender); ok && shutdown {
+				stop = s.Suspend // a shutdown, not a delete: keep what waits
+			}
+			if err := stop(ctx); err != nil {
 				mu.Lock()
 				errs = append(errs, err)
 				mu.Unlock()

@@ -246,7 +246,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 	if !ok {
 		return nil // deleted meanwhile, while its worktree went
 	}
-	stopErr := stopAll(ctx, rts)
+	stopErr := stopAll(ctx, rts, false)
 	if len(markers) > 0 {
 		m.endMarked(ctx, childproc.Exact(markers...))
 	}

@@ -240,6 +240,7 @@ func (r *Runtime) exited(p *claude.Process) {
 		return
 	}
 	r.log.Info("claude exited", "code", code, "signal", sig, "stderr", lastLines(p.Stderr(), 5))
+	r.forgetPending(r.journal.pendingOf(p)...) // the exit ends them
 	if err := r.journal.produce([]entry{{kind: kExit, frame: wire.ExitStatus(code, sig)}}); err != nil {
 		r.log.Debug("exit after stop", "err", err)
 	}

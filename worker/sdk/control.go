@@ -17,7 +17,8 @@ const defaultDeny = "The user denied this tool use"
 // permission is a can_use_tool request of the CLI waiting for a person.
 type permission struct {
 	id       string
-	proc     *claude.Process // the CLI that asked: only it can be answered
+	tool     string
+	proc     *claude.Process // the CLI that asked: only it can be answered; nil for one stored before a restart (pending.go)
 	input    json.RawMessage
 	frame    []byte // the permission-request frame
 	answered bool   // guarded by the journal's pubMu: an answer is on its way
@@ -62,7 +63,7 @@ func newPermission(p *claude.Process, l claude.Line) (*permission, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode permission request: %w", err)
 	}
-	return &permission{id: l.RequestID, proc: p, input: input, frame: frame}, nil
+	return &permission{id: l.RequestID, tool: q.ToolName, proc: p, input: input, frame: frame}, nil
 }
 
 // RespondPermission answers a pending permission request. behavior is
@@ -92,12 +93,15 @@ func (r *Runtime) AnswerPermission(requestID, behavior, message string, updatedI
 	if p == nil {
 		return fmt.Errorf("no pending permission request %q: %w", requestID, worker.ErrInvalid)
 	}
+	input := p.input
+	if len(updatedInput) > 0 && string(updatedInput) != "null" {
+		input = updatedInput
+	}
+	if p.proc == nil {
+		return r.answerRestored(p, behavior, message, input, updates)
+	}
 	var resp any
 	if behavior == "allow" {
-		input := p.input
-		if len(updatedInput) > 0 && string(updatedInput) != "null" {
-			input = updatedInput
-		}
 		resp = struct {
 			Behavior           string          `json:"behavior"`
 			UpdatedInput       json.RawMessage `json:"updatedInput"`
@@ -133,6 +137,7 @@ func (r *Runtime) resolved(p *permission, behavior string) {
 	if err := r.journal.produce([]entry{e}); err != nil {
 		r.journal.drop(p) // stopped: no tab is left to tell
 	}
+	r.forgetPending(p.id)
 }
 
 // cancelled handles the CLI withdrawing its own request (it may do so when
@@ -142,6 +147,7 @@ func (r *Runtime) cancelled(es []entry, id string) []entry {
 	if p == nil {
 		return es
 	}
+	r.forgetPending(p.id)
 	return append(es, entry{kind: kResolved, perm: p, frame: wire.PermissionResolved(p.id, "deny")})
 }
 
@@ -150,6 +156,9 @@ func (r *Runtime) cancelled(es []entry, id string) []entry {
 func (r *Runtime) denyAll(message string) {
 	for _, p := range r.journal.claimAll() {
 		r.resolved(p, "deny")
+		if p.proc == nil {
+			continue // stored before a restart: no CLI waits for it
+		}
 		resp := map[string]string{"behavior": "deny", "message": message}
 		if err := p.proc.Respond(p.id, resp); err != nil {
 			r.log.Debug("deny permission request", "err", err)
@@ -195,6 +204,7 @@ func (r *Runtime) cancelTurn(ctx context.Context, force bool) (bool, error) {
 	case sending:
 		return true, nil
 	case busy:
+		r.denyAll("The user cancelled this turn") // requests stored before a restart
 		r.endTurn()
 		return true, nil
 	default:

@@ -123,10 +123,15 @@ func (j *journal) applyLocked(e *entry) bool {
 	case kQueue:
 		j.queued = e.frame
 	case kExit:
+		var kept []*permission
 		for _, p := range j.pending {
+			if p.proc == nil {
+				kept = append(kept, p) // stored before a restart: no CLI ended it
+				continue
+			}
 			j.hub.Publish(cursor, hub.Frame{Data: wire.PermissionResolved(p.id, "deny")})
 		}
-		j.pending, j.inTurn, j.stalled = nil, false, false
+		j.pending, j.inTurn, j.stalled = kept, false, false
 		j.turn.clear()
 	case kStall:
 		j.stalled = e.stall && j.inTurn

@@ -3,6 +3,8 @@ package sdk
 import (
 	"sync"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
+
 	"github.com/agentdesk/agentdesk/worker"
 )
 
@@ -74,6 +76,30 @@ func (j *journal) claimAll() []*permission {
 		}
 	}
 	return ps
+}
+
+// restore makes ps, requests stored before a restart, pending before
+// anything is published: the activity starts as asking.
+func (j *journal) restore(ps []*permission) {
+	j.pubMu.Lock()
+	defer j.pubMu.Unlock()
+	j.pending = ps
+	if len(ps) > 0 {
+		j.activity = worker.ActivityAsking
+	}
+}
+
+// pendingOf returns the ids of the requests of CLI p still pending.
+func (j *journal) pendingOf(p *claude.Process) []string {
+	j.pubMu.Lock()
+	defer j.pubMu.Unlock()
+	var ids []string
+	for _, q := range j.pending {
+		if q.proc == p {
+			ids = append(ids, q.id)
+		}
+	}
+	return ids
 }
 
 // drop removes p from the pending requests without publishing: for a

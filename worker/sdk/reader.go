@@ -70,6 +70,11 @@ func (r *Runtime) entries(p *claude.Process, es []entry, l claude.Line) []entry 
 			r.log.Warn("bad can_use_tool request", "err", err)
 			return es
 		}
+		if r.granted(perm) {
+			r.allowAtOnce(p, perm) // allowed before a restart (pending.go)
+			return es
+		}
+		r.keepPending(perm)
 		return append(es, entry{kind: kAsk, frame: perm.frame, perm: perm})
 	case "control_cancel_request":
 		return r.cancelled(es, l.RequestID)

@@ -58,6 +58,8 @@ type Runtime struct {
 	settings  worker.Settings      // the flags of the next CLI (settings.go)
 	rules     []worker.Rule        // the session's rules, passed to every CLI
 	retired   *claude.Process      // ended on purpose (SetRules): no exit frame
+	suspended bool                 // Suspend: a shutdown keeps the pending requests (pending.go)
+	grants    []grant              // allows given after a restart, for the repeated request (pending.go)
 
 	// cancelMu orders Cancel against the write of a user message to the
 	// CLI: a Cancel that comes first keeps the message from the CLI, one
@@ -128,6 +130,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	r.q = newQueue(r, env.Info.SessionID)
 	if !r.readOnly {
 		r.journal.queued = r.q.frame()
+		r.journal.restore(r.loadPending())
 	}
 	r.journal.meter = newMeter(env, r.log)
 	r.catchUpUsage(last)
@@ -157,7 +160,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	}
 	if !r.readOnly {
 		r.reportRunning()
-		r.reportActivity(worker.ActivityIdle)
+		r.reportActivity(r.journal.currentActivity())
 	}
 	return r, nil
 }
@@ -227,9 +230,14 @@ func (r *Runtime) stop(ctx context.Context) error {
 	if r.abortInit != nil {
 		r.abortInit()
 	}
+	suspended := r.suspended
 	r.mu.Unlock()
 
-	r.denyAll("The worker was stopped")
+	if !suspended {
+		r.denyAll("The worker was stopped")
+	} else if p != nil {
+		r.dropAsking(p)
+	}
 	var err error
 	if p != nil {
 		if cerr := p.Close(ctx); cerr != nil {

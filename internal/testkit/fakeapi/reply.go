@@ -52,6 +52,9 @@ func (s *Server) decide(body messagesBody) plan {
 		return p
 	}
 	last, _ := lastUser(body.Messages)
+	if p, ok := restoredPlan(last); ok {
+		return p
+	}
 	if p, ok := planFollowUp(body.Messages, last); ok {
 		return p
 	}
