@@ -56,6 +56,8 @@ describe('chat settings, plans and rules with the real Claude CLI', { timeout: 4
   async function send(text) {
     const input = pane().locator('.chat-input');
     await page.waitForFunction((el) => !el.disabled, await input.elementHandle(), { timeout: waitMs });
+    // The turn before has ended (Send, not Queue): the message starts a turn of its own.
+    await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .chat-send')?.textContent === 'Send', null, { timeout: waitMs });
     await input.fill(text);
     await input.press('Enter');
     await pane().locator('.chat-user', { hasText: text }).last().waitFor({ timeout: waitMs });
