@@ -89,7 +89,7 @@ describe('the task tools as a checklist, with the real Claude CLI', { timeout: 3
     assert.equal(await creates.count(), 3);
     assert.deepEqual(await creates.locator('.todo-text').allInnerTexts(), ['Read the code', 'Build the thing', 'Write the tests']);
     const updates = pane().locator('.chat-tool[data-tool="TaskUpdate"]');
-    assert.deepEqual(await statuses(updates), ['completed', 'in_progress']);
+    assert.deepEqual(await statuses(updates.locator('.task-row')), ['completed', 'in_progress']);
     // The update's input has only the id: the row names the task from the list.
     assert.match(await updates.first().locator('.todo-text').innerText(), /^Read the code$/);
     await shot(page, 'tasks-pinned-desktop');
@@ -109,17 +109,29 @@ describe('the task tools as a checklist, with the real Claude CLI', { timeout: 3
     await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden])')?.dataset.activity === 'idle', null, { timeout: waitMs });
     await pane().locator('.todo-pin').waitFor({ state: 'hidden', timeout: waitMs });
     const updates = pane().locator('.chat-tool[data-tool="TaskUpdate"]');
-    assert.deepEqual(await statuses(updates), ['completed', 'in_progress', 'completed', 'completed']);
-    assert.deepEqual(await updates.locator('.todo-text').allInnerTexts(), ['Read the code', 'Build the thing', 'Build the thing', 'Write the tests']);
+    assert.deepEqual(await statuses(updates.locator('.task-row')), ['completed', 'in_progress', 'completed', 'completed']);
+    assert.deepEqual(await updates.locator('.task-row .todo-text').allInnerTexts(), ['Read the code', 'Build the thing', 'Build the thing', 'Write the tests']);
+    await summarized();
   });
+
+  /** The turn's last task card shows the whole list, all done. */
+  async function summarized() {
+    const summary = pane().locator('.task-summary');
+    await summary.waitFor({ timeout: waitMs });
+    assert.equal(await summary.count(), 1);
+    assert.match(await summary.innerText(), /Tasks · 3\/3 done/);
+    assert.deepEqual(await statuses(summary), ['completed', 'completed', 'completed']);
+    assert.equal(await pane().locator('.chat-tool[data-tool="TaskUpdate"]').last().locator('.task-summary').count(), 1);
+  }
 
   test('after a reload the checklist is still in the transcript, and nothing is pinned', async () => {
     await page.reload();
     await pane().locator('.chat-result').first().waitFor({ timeout: waitMs });
     assert.equal(await pane().locator('.chat-tool[data-tool="TaskCreate"] .todo-item').count(), 3);
     const updates = pane().locator('.chat-tool[data-tool="TaskUpdate"]');
-    assert.deepEqual(await statuses(updates), ['completed', 'in_progress', 'completed', 'completed']);
-    assert.match(await updates.last().locator('.todo-text').innerText(), /^Write the tests$/);
+    assert.deepEqual(await statuses(updates.locator('.task-row')), ['completed', 'in_progress', 'completed', 'completed']);
+    assert.match(await updates.last().locator('.task-row .todo-text').innerText(), /^Write the tests$/);
+    await summarized();
     assert.equal(await pane().locator('.todo-pin').isHidden(), true);
     await screenshots('done');
     assert.deepEqual(page.errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), [], 'no console errors');
@@ -146,7 +158,7 @@ describe('the task tools as a checklist, with the real Claude CLI', { timeout: 3
           await pane(p).locator('.chat-tool[data-tool="TaskUpdate"]').last().scrollIntoViewIfNeeded();
         } else {
           await pane(p).locator('.chat-result').first().waitFor({ timeout: waitMs });
-          await pane(p).locator('.chat-tool[data-tool="TaskCreate"]').first().scrollIntoViewIfNeeded();
+          await pane(p).locator('.task-summary').scrollIntoViewIfNeeded();
         }
         await shot(p, `tasks-${stage}-${size}-${scheme}`);
         const width = await p.evaluate(() => document.documentElement.scrollWidth);

@@ -247,6 +247,7 @@ export class Transcript {
         if (b.name === 'TodoWrite' && main) this.onTodos?.(b.input);
         if (main && this.tasks.use(b.name ?? '', b.id ?? '', b.input)) {
           nameTaskRow(card.el, this.tasks.subject(str(b.input, 'taskId')));
+          this.tasks.lastCard = card.el;
           this.onTodos?.(this.tasks.input());
         }
         if (b.id !== undefined) this.cards.set(b.id, card);
@@ -308,6 +309,7 @@ export class Transcript {
     for (const d of denials) this.cards.get(str(d, 'tool_use_id'))?.markDenied();
     for (const c of this.turnCards) c.settle();
     this.turnCards = [];
+    this.tasks.turnEnded();
     this.live.clear();
     const el = renderResult(m, this.prevTotal);
     this.prevTotal = num(m, 'total_cost_usd') ?? this.prevTotal;

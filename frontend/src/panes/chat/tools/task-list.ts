@@ -11,6 +11,7 @@ import { h } from '../../../dom';
 import { isObject, str, type Block } from '../protocol';
 import { registerTool } from './registry';
 import { checklist, type Todo } from './todo';
+import './task-list.css';
 
 const createdRe = /^Task #(\S+) created successfully/;
 const labels: Record<string, string> = { pending: 'pending', in_progress: 'in progress', completed: 'done', deleted: 'deleted' };
@@ -25,6 +26,8 @@ export class TaskList {
   private readonly pending = new Map<string, Todo>();
   /** By task id, in creation order. */
   private readonly tasks = new Map<string, Todo>();
+  /** The card of this turn's last task call: where the turn's end shows the whole list. */
+  lastCard: HTMLElement | null = null;
 
   /** A TaskCreate or TaskUpdate call; true when the list changed. */
   use(name: string, toolUseId: string, input: unknown): boolean {
@@ -71,9 +74,28 @@ export class TaskList {
     return this.tasks.get(id)?.content ?? '';
   }
 
+  /**
+   * The turn ended: its last task call's card shows the whole list as it now
+   * stands, so the transcript keeps it once the pin is gone (and rebuilds it
+   * from the stored result line after a reload).
+   */
+  turnEnded(): void {
+    const card = this.lastCard;
+    this.lastCard = null;
+    const todos = this.input().todos;
+    if (card === null || todos.length === 0) return;
+    const done = todos.filter((t) => t.status === 'completed').length;
+    const summary = h('div', { class: 'task-summary' },
+      h('div', { class: 'todo-pin-head' }, `Tasks · ${done}/${todos.length} done`), checklist(todos));
+    const result = card.querySelector(':scope > .tool-result');
+    if (result !== null) result.before(summary);
+    else card.append(summary);
+  }
+
   clear(): void {
     this.pending.clear();
     this.tasks.clear();
+    this.lastCard = null;
   }
 }
 
