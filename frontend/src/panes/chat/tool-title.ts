@@ -2,6 +2,7 @@
 // (the command, the file, the pattern...), not the raw input object.
 import { compactJson, firstLine } from './format';
 import { isObject, str } from './protocol';
+import { taskTitle } from './tools/task-list';
 
 /** Tools whose title is one string field of their input. */
 const titleField: Record<string, string> = {
@@ -39,6 +40,8 @@ export function toolTitle(name: string, input: unknown): ToolTitle {
     const done = input.todos.filter((t: unknown) => isObject(t) && t.status === 'completed').length;
     return { text: `${done} of ${input.todos.length} done`, code: false, detail: '' };
   }
+  const task = taskTitle(name, input);
+  if (task !== null) return task;
   const compact = isObject(input) && Object.keys(input).length === 0 ? '' : compactJson(input, 160);
   return { text: compact, code: true, detail: '' };
 }

@@ -14,7 +14,8 @@ import {
   note, renderApiError, renderConfigDenied, renderInit, renderResult, renderRetry, renderText,
   renderThinking, renderUserText, markFromTerminal, renderImported, renderImportFailed,
 } from './render';
-import { ToolCard } from './tool-card';
+import { resultText, ToolCard } from './tool-card';
+import { nameTaskRow, TaskList } from './tools/task-list';
 
 /** History lines staged at most before they are attached (a progress view for very long histories). */
 const maxStaged = 20_000;
@@ -28,6 +29,8 @@ export class Transcript {
   readonly el: HTMLElement;
   private readonly seen = new Set<string>();
   private readonly cards = new Map<string, ToolCard>();
+  /** The main agent's TaskCreate/TaskUpdate list, given to onTodos like a TodoWrite input. */
+  private readonly tasks = new TaskList();
   private turnCards: ToolCard[] = [];
   private initShown = false;
   private prevTotal: number | null = null;
@@ -39,7 +42,8 @@ export class Transcript {
 
   /**
    * onChunk: a new chunk of the log (see ChunkedLog). onTodos: the main
-   * agent's TodoWrite input, for each one shown, oldest first.
+   * agent's TodoWrite input, for each one shown, oldest first, or its task
+   * list in that shape each time a TaskCreate/TaskUpdate changes it.
    */
   constructor(onChunk?: (chunk: HTMLElement) => void, private readonly onTodos?: (input: unknown) => void) {
     this.log = new ChunkedLog(onChunk);
@@ -120,6 +124,7 @@ export class Transcript {
     this.staged = -1;
     this.seen.clear();
     this.cards.clear();
+    this.tasks.clear();
     this.turnCards = [];
     this.initShown = false;
     this.prevTotal = null;
@@ -199,6 +204,7 @@ export class Transcript {
         out.push(card.el);
       }
       card.setResult(b, deniedByPermission(m, id), m.tool_use_result);
+      if (this.tasks.result(b, m.tool_use_result, resultText(b.content))) this.onTodos?.(this.tasks.input());
     }
     const text = withAttachments(renderUserText(blocks.filter((b) => b.type !== 'tool_result'), html), m);
     if (text !== null) {
@@ -237,7 +243,13 @@ export class Transcript {
         return renderThinking('', null);
       case 'tool_use': {
         const card = new ToolCard(b.id ?? '', b.name ?? '', b.input);
-        if (b.name === 'TodoWrite' && (m.parent_tool_use_id ?? null) === null) this.onTodos?.(b.input);
+        const main = (m.parent_tool_use_id ?? null) === null;
+        if (b.name === 'TodoWrite' && main) this.onTodos?.(b.input);
+        if (main && this.tasks.use(b.name ?? '', b.id ?? '', b.input)) {
+          nameTaskRow(card.el, this.tasks.subject(str(b.input, 'taskId')));
+          this.tasks.lastCard = card.el;
+          this.onTodos?.(this.tasks.input());
+        }
         if (b.id !== undefined) this.cards.set(b.id, card);
         this.turnCards.push(card);
         return card.el;
@@ -297,6 +309,7 @@ export class Transcript {
     for (const d of denials) this.cards.get(str(d, 'tool_use_id'))?.markDenied();
     for (const c of this.turnCards) c.settle();
     this.turnCards = [];
+    this.tasks.turnEnded();
     this.live.clear();
     const el = renderResult(m, this.prevTotal);
     this.prevTotal = num(m, 'total_cost_usd') ?? this.prevTotal;

@@ -3,6 +3,7 @@ import './bash';
 import './edit-diff';
 import './search';
 import './subagent';
+import './task-list';
 import './todo';
 import './web';
 import './tools.css';
