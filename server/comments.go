@@ -116,9 +116,12 @@ func (s *Server) addComment(c echo.Context) error {
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	for name, missing := range map[string]bool{"path": req.Path == nil, "side": req.Side == nil, "startLine": req.StartLine == nil, "endLine": req.EndLine == nil, "body": req.Body == nil} {
-		if missing {
-			return wire.FieldErrorf(name, "is required")
+	for _, f := range []struct {
+		name    string
+		missing bool
+	}{{"path", req.Path == nil}, {"side", req.Side == nil}, {"startLine", req.StartLine == nil}, {"endLine", req.EndLine == nil}, {"body", req.Body == nil}} {
+		if f.missing {
+			return wire.FieldErrorf(f.name, "is required")
 		}
 	}
 	var nc review.Comment
