@@ -9,6 +9,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
+	"github.com/agentdesk/agentdesk/worker/ptyagent"
 	"github.com/agentdesk/agentdesk/worker/review"
 	"github.com/agentdesk/agentdesk/worker/sdk"
 )
@@ -116,4 +117,46 @@ func extractText(m map[string]any) string {
 		}
 	}
 	return out
+}
+
+// TestSendReviewToTerminalRealCLI: with the terminal view (pty-agent)
+// driving the conversation, the review is typed into the real CLI's TUI
+// and reaches the Messages API whole, quoted lines included.
+func TestSendReviewToTerminalRealCLI(t *testing.T) {
+	claudePath := fakeapi.RequireClaude(t)
+	api := fakeapi.New(t)
+	e := &env{t: t, dir: t.TempDir(),
+		kinds: map[worker.Kind]worker.Factory{worker.KindPTYAgent: ptyagent.New, worker.KindGitDiff: gitdiff.New},
+		cfg:   worker.Config{ClaudePath: claudePath, ChildEnv: api.ClaudeEnv(t.TempDir())}}
+	e.start()
+	t.Cleanup(e.stop)
+	repo := gitRepo(t)
+	write(t, filepath.Join(repo, "a.txt"), "one\nfunc two() {}\nthree\n")
+	var s worker.Session
+	if a := e.do("POST", "/api/sessions", map[string]string{"cwd": repo, "agent": "pty-agent"}); a.status != http.StatusCreated {
+		t.Fatalf("create session: %d %s", a.status, a.body)
+	} else {
+		a.json(t, &s)
+	}
+	_, rt, err := e.mgr.WaitRuntime(t.Context(), s.ID, *s.ActiveAgentWorkerID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pty := rt.(*ptyagent.Runtime)
+	waitScreen(t, pty, func(sc string) bool { return strings.Contains(sc, "\n❯") && pty.Activity() == worker.ActivityIdle })
+	addComment(t, e, s.ID, map[string]any{"path": "a.txt", "side": "new", "startLine": 2, "endLine": 3, "body": "Rename two to second."})
+	if a := e.do("POST", "/api/sessions/"+s.ID+"/comments/send", nil); a.status != http.StatusOK {
+		t.Fatalf("send: %d %s", a.status, a.body)
+	}
+	waitScreen(t, pty, func(sc string) bool {
+		// The TUI takes the typed review as a paste and echoes it once
+		// in the prompt history and once in the reply.
+		return strings.Count(sc, "Rename two to second.") >= 2 && strings.Contains(sc, "(request had") && pty.Activity() == worker.ActivityIdle
+	})
+	got := api.MessageRequests()[len(api.MessageRequests())-1].LastUserText()
+	for _, want := range []string{"## 1. a.txt:2-3 (new side", "2 | func two() {}\n3 | three\n", "Rename two to second."} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the API's user message lacks %q:\n%s", want, got)
+		}
+	}
 }
