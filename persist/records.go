@@ -64,6 +64,9 @@ func (w *wtx) deleteSession(id []byte) error {
 	if err := w.deleteQueue(id); err != nil {
 		return err
 	}
+	if err := w.deleteComments(id); err != nil {
+		return err
+	}
 	return sessions.Delete(id)
 }
 

@@ -30,6 +30,8 @@
 //	           big-endian u64)
 //	runs       run id → nil (created on first use)
 //	queues     session id → JSON [QueueItem] (created on first use; queue.go)
+//	comments   session id → the caller's JSON of its review comments
+//	           (created on first use; comments.go)
 package persist
 
 import (

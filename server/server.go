@@ -128,6 +128,7 @@ func (s *Server) routes() {
 	s.usageRoutes(api)
 	s.fileRoutes(api)
 	s.settingsRoutes(api)
+	s.commentRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

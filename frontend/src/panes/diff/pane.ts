@@ -10,6 +10,8 @@ import type { Pane, PaneContext } from '../registry';
 import { FileList } from './file-list';
 import { GitPanel } from './git-panel';
 import { shortSha, type Diff, type DiffFile, type DiffFrame } from './model';
+import { LineSelector } from './review-select';
+import { ReviewTray } from './review-tray';
 import { SectionList } from './sections';
 import { Toolbar, type IndicatorState } from './toolbar';
 
@@ -24,6 +26,8 @@ export class DiffPane implements Pane {
   private readonly sections: SectionList;
   private readonly main: HTMLElement;
   private readonly gitPanel: GitPanel;
+  private readonly review: ReviewTray;
+  private readonly selector: LineSelector;
   private socket: ReconnectingSocket | null = null;
   private worker: Worker;
   private diff: Diff | null = null;
@@ -51,7 +55,9 @@ export class DiffPane implements Pane {
     const side = h('nav', { class: 'dd-side', 'aria-label': 'Changed files' }, this.list.el);
     this.main = h('div', { class: 'dd-main', hidden: true }, side, this.sections.el);
     this.gitPanel = new GitPanel(ctx.api, ctx.session);
-    this.el = h('div', { class: 'pane pane-diff', hidden: true }, this.toolbar.el, this.gitPanel.el, this.banner, this.message, this.main);
+    this.selector = new LineSelector(this.sections.el, { add: (p, body) => this.review.add(p, body) });
+    this.review = new ReviewTray(ctx.api, ctx.session, (cs) => this.selector.setComments(cs));
+    this.el = h('div', { class: 'pane pane-diff', hidden: true }, this.toolbar.el, this.gitPanel.el, this.review.el, this.banner, this.message, this.main);
     this.el.dataset.workerId = ctx.worker.id;
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
     this.toolbar.setWorkerBase(ctx.worker.base ?? '');
@@ -81,6 +87,7 @@ export class DiffPane implements Pane {
   update(worker: Worker, session: Session): void {
     this.worker = worker;
     this.gitPanel.setSession(session);
+    this.review.setSession(session);
     this.toolbar.setWorkerBase(worker.base ?? '');
     this.renderWorkerError();
     if (this.shown) this.maybeConnect();
@@ -89,6 +96,7 @@ export class DiffPane implements Pane {
 
   dispose(): void {
     this.socket?.dispose();
+    this.selector.dispose();
     this.sections.dispose();
     this.el.remove();
   }
@@ -143,6 +151,7 @@ export class DiffPane implements Pane {
       this.banner.hidden = true;
       this.renderDiff({ base: d.base, head: d.head ?? null, files: d.files ?? [] });
       this.gitPanel.refresh(); // staging moved the index, or the tree changed
+      this.review.refresh(); // comments may be outdated now
     } else if (f.type === 'error') {
       this.pending = false;
       if (f.code === 'invalid_base') {
