@@ -126,6 +126,7 @@ func (s *Server) routes() {
 	s.attachRoutes(api)
 	s.queueRoutes(api)
 	s.usageRoutes(api)
+	s.worktreeRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

@@ -92,6 +92,9 @@ type Session struct {
 	// Cwd is not in one or HEAD is detached. Read at each snapshot, never
 	// stored.
 	Branch *string `json:"branch"`
+	// Archived: the session's worktree was removed and its workers
+	// stopped; it stays readable (ArchiveSession).
+	Archived bool `json:"archived"`
 }
 
 // Config holds the server-wide settings workers need.
