@@ -38,12 +38,16 @@ export interface Session {
   worktree?: Worktree | null;
   /** The branch checked out in cwd, null when not a git work tree or detached (extension). */
   branch?: string | null;
+  /** Archived: worktree removed, workers stopped, read-only (extension). */
+  archived?: boolean;
 }
 
 export interface Worktree {
   repo: string;
   branch: string;
   path: string;
+  /** The branch merge back goes into (extension). */
+  base?: string;
 }
 
 /** GET /api/git: is a folder in a git work tree (agentdesk extension). */
