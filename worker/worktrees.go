@@ -95,10 +95,10 @@ func (m *Manager) MergeWorktree(ctx context.Context, sid string, req MergeReques
 	var ce *gitrepo.ConflictError
 	switch {
 	case errors.As(err, &ce):
-		return MergeResult{}, err
-	case errors.Is(err, gitrepo.ErrDirty), errors.Is(err, gitrepo.ErrWrongBranch), errors.Is(err, gitrepo.ErrNothingToMerge):
-		return MergeResult{}, fmt.Errorf("%w: %w", err, ErrConflict)
+		return MergeResult{}, err // the edge lists the files
 	case err != nil:
+		// A refusal (ErrDirty, ErrWrongBranch, ErrNothingToMerge) or git's
+		// own failure (a hook): the repository's state, shown as is.
 		return MergeResult{}, fmt.Errorf("%w: %w", err, ErrConflict)
 	}
 	return MergeResult{Base: base, Head: head}, nil
