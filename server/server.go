@@ -129,6 +129,7 @@ func (s *Server) routes() {
 	s.fileRoutes(api)
 	s.settingsRoutes(api)
 	s.commentRoutes(api)
+	s.worktreeRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

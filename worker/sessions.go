@@ -95,12 +95,13 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		return Session{}, err
 	}
 	var wt *Worktree
+	var setup string
 	cwd := req.Cwd
 	if req.Worktree {
 		if wt, err = m.addWorktree(ctx, req); err != nil {
 			return Session{}, err
 		}
-		cwd = wt.Path
+		cwd, setup = wt.Path, m.prepareWorktree(ctx, wt)
 	} else if req.Repo != "" || req.Branch != "" {
 		return Session{}, fieldErr("worktree", "must be true when repo or branch is given")
 	}
@@ -131,6 +132,7 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 			m.log.Error("start git-diff worker", "session", st.s.ID, "err", err)
 		}
 	}
+	m.startSetup(ctx, st.s.ID, setup)
 	return m.Session(st.s.ID)
 }
 

@@ -94,6 +94,9 @@ type Session struct {
 	Branch *string `json:"branch"`
 	// PermissionRules are the rules added with "Always allow" (rules.go).
 	PermissionRules []Rule `json:"permissionRules"`
+	// Archived: the session's worktree was removed and its workers
+	// stopped; it stays readable (ArchiveSession).
+	Archived bool `json:"archived"`
 }
 
 // Config holds the server-wide settings workers need.

@@ -111,6 +111,10 @@ func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 		m.mu.RUnlock()
 		return nil, Session{}, fmt.Errorf("session %q: %w", info.SessionID, ErrNotFound)
 	}
+	if st.s.Archived {
+		m.mu.RUnlock()
+		return nil, Session{}, fmt.Errorf("session %s is archived: it takes no new worker: %w", info.SessionID, ErrConflict)
+	}
 	if info.Kind.IsAgent() {
 		if busy := m.drivingAgentLocked(st); busy != nil {
 			m.mu.RUnlock()

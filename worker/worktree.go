@@ -14,6 +14,10 @@ type Worktree struct {
 	Repo   string `json:"repo"`
 	Branch string `json:"branch"`
 	Path   string `json:"path"`
+	// Base is the branch checked out in Repo when the worktree was made:
+	// where "merge back" goes. Empty when HEAD was detached, or for a
+	// worktree made before agentdesk recorded it.
+	Base string `json:"base,omitempty"`
 }
 
 // addWorktree makes the new branch and worktree a session asked for, and
@@ -28,6 +32,7 @@ func (m *Manager) addWorktree(ctx context.Context, req CreateSessionRequest) (*W
 	if req.Branch == "" {
 		return nil, fieldErr("branch", "is required: the new branch to create for the worktree")
 	}
+	base, _ := gitrepo.CurrentBranch(ctx, filepath.Clean(req.Repo))
 	path, err := gitrepo.AddWorktree(ctx, filepath.Clean(req.Repo), req.Branch, m.cfg.WorktreeDir)
 	switch {
 	case errors.Is(err, gitrepo.ErrNotRepo):
@@ -41,11 +46,14 @@ func (m *Manager) addWorktree(ctx context.Context, req CreateSessionRequest) (*W
 	case err != nil:
 		return nil, fmt.Errorf("create worktree: %w", err)
 	}
-	return &Worktree{Repo: filepath.Clean(req.Repo), Branch: req.Branch, Path: path}, nil
+	return &Worktree{Repo: filepath.Clean(req.Repo), Branch: req.Branch, Path: path, Base: base}, nil
 }
 
 // removeWorktree removes a session's worktree; a dirty one only when forced.
 func removeWorktree(ctx context.Context, wt *Worktree, force bool) error {
+	if worktreeGone(wt.Path) {
+		return nil // removed by hand, or by archiving the session
+	}
 	err := gitrepo.RemoveWorktree(ctx, wt.Path, force)
 	if errors.Is(err, gitrepo.ErrDirty) {
 		return fmt.Errorf("worktree %s has uncommitted changes; commit them or delete with force=true: %w", wt.Path, ErrConflict)

@@ -17,6 +17,7 @@ import type { AppFrame, Session } from './types';
 import { ReconnectingSocket, wsUrl } from './ws';
 import { RateMeter } from './usage/meter';
 import { UsagePage } from './usage/page';
+import { WorktreesDialog } from './components/worktrees';
 import { rateLimits } from './usage/state';
 import './usage/usage.css';
 
@@ -61,6 +62,7 @@ export class App {
     this.cleanups.push(() => this.drawer.dispose(), () => this.header.dispose());
     const meter = new RateMeter((ev) => this.navigate(ev, { sid: null, wid: null, page: 'usage' }));
     this.header.addItems(h('a', { class: 'usage-link', href: '/usage', onClick: (ev: MouseEvent) => this.navigate(ev, { sid: null, wid: null, page: 'usage' }) }, 'Usage'), meter.el);
+    this.header.addItems(h('button', { class: 'wt-link', type: 'button', 'aria-label': 'Worktrees', title: 'Worktrees', onClick: () => void new WorktreesDialog(this.api).open() }, h('span', { class: 'wt-link-icon', 'aria-hidden': 'true' }, '⎇'), h('span', { class: 'wt-link-text' }, 'Worktrees')));
     this.cleanups.push(() => meter.dispose(), () => this.usagePage?.dispose());
 
     this.cleanups.push(this.store.subscribe(() => this.onStore()));

@@ -40,6 +40,8 @@ export interface Session {
   branch?: string | null;
   /** Rules added with "Always allow" (extension), null when none. */
   permissionRules?: PermissionRule[] | null;
+  /** Archived: worktree removed, workers stopped, read-only (extension). */
+  archived?: boolean;
 }
 
 export interface PermissionRule {
@@ -54,6 +56,8 @@ export interface Worktree {
   repo: string;
   branch: string;
   path: string;
+  /** The branch merge back goes into (extension). */
+  base?: string;
 }
 
 /** GET /api/git: is a folder in a git work tree (agentdesk extension). */

@@ -18,7 +18,9 @@ func TestStatusLineWhileIdleBeginsNoTurn(t *testing.T) {
 	if err := h.rt.ApplySettings(t.Context(), worker.Settings{PermissionMode: "acceptEdits"}); err != nil {
 		t.Fatal(err)
 	}
-	a.until(func(f frame) bool { return f.Type == "sdk-message" && f.Message.Type == "system" && f.Message.Subtype == "status" })
+	a.until(func(f frame) bool {
+		return f.Type == "sdk-message" && f.Message.Type == "system" && f.Message.Subtype == "status"
+	})
 	if got := h.rt.Activity(); got != worker.ActivityIdle {
 		t.Fatalf("activity after a status line while idle: %s", got)
 	}

@@ -71,6 +71,7 @@ export class SessionRow {
     this.link.title = `${label} — ${s.cwd}${branch !== null ? ` (branch ${branch})` : ''}${activity ? ` (${activity})` : ''}${marked ? ' — needs a look' : ''}`;
     this.mark.hidden = !marked;
     this.el.classList.toggle('marked', marked);
+    this.el.classList.toggle('archived', s.archived === true);
     if (current) this.link.setAttribute('aria-current', 'page');
     else this.link.removeAttribute('aria-current');
     this.el.classList.toggle('current', current);
