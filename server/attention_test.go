@@ -25,13 +25,19 @@ const askScript = `{"type":"system","subtype":"init","session_id":"{{SESSION_ID}
 // scriptEnv is sdkEnv whose fake CLI plays script for every turn.
 func scriptEnv(t *testing.T, script string) *env {
 	t.Helper()
-	sdkEnv(t) // builds the fake CLI once; this env is discarded
 	p := filepath.Join(t.TempDir(), "script.jsonl")
 	if err := os.WriteFile(p, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
-		cfg: worker.Config{ClaudePath: fakeCLI, ChildEnv: append(os.Environ(), "FAKECLAUDE_SCRIPT="+p)}}
+	return fakeEnv(t, worker.Config{}, "FAKECLAUDE_SCRIPT="+p)
+}
+
+// fakeEnv is sdkEnv with cfg's StallAfter and extra environment.
+func fakeEnv(t *testing.T, cfg worker.Config, extra ...string) *env {
+	t.Helper()
+	sdkEnv(t) // builds the fake CLI once; this env is discarded
+	cfg.ClaudePath, cfg.ChildEnv = fakeCLI, append(os.Environ(), extra...)
+	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New}, cfg: cfg}
 	e.start()
 	t.Cleanup(e.stop)
 	return e
