@@ -85,7 +85,7 @@ func run(args []string) error {
 	loopback := isLoopback(l.Addr())
 	srv, err := server.New(server.Options{
 		Manager: mgr, Token: token, Frontend: frontendFS(),
-		AllowedOrigins: cfg.allowedOrigins, PublicURL: cfg.publicURL, Loopback: loopback, Log: log,
+		AllowedOrigins: cfg.allowedOrigins, PublicURL: cfg.publicURL, Loopback: loopback, Log: log, DataDir: cfg.dataDir,
 		Limits: server.Limits{MaxUnauthConns: unauthConnCap()},
 	})
 	if err != nil {

@@ -44,6 +44,7 @@ func TestAppSocketOversizedFrame(t *testing.T) {
 	c := e.dial("/ws/app")
 	defer c.CloseNow()
 	readJSON(t, c, "sessions-sync")
+	readJSON(t, c, "attention") // the inbox's list follows the sync
 	big := make([]byte, wire.MaxClientFrame+1)
 	_ = c.Write(context.Background(), websocket.MessageText, big)
 	_, _, err := c.Read(context.Background())

@@ -99,6 +99,7 @@ func TestRefusedWorkerNotBroadcast(t *testing.T) {
 	c := e.dial("/ws/app")
 	defer c.CloseNow()
 	readJSON(t, c, "sessions-sync")
+	readJSON(t, c, "attention") // the inbox's list follows the sync
 	path := "/api/sessions/" + s.ID + "/workers"
 	if a := e.do("POST", path, map[string]string{"kind": "git-diff", "base": "no-such-ref"}); a.status != 400 || a.errCode(t) != "invalid_base" {
 		t.Fatalf("bad base: %d %s", a.status, a.body)

@@ -82,7 +82,7 @@ func (e *env) start() {
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	e.srv, err = New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend})
+	e.srv, err = New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, DataDir: e.dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,9 @@ type Options struct {
 	Loopback bool
 	Limits   Limits
 	Log      *slog.Logger
+	// DataDir keeps the attention list's marks (attention.json); "" keeps
+	// them in memory only.
+	DataDir string
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -53,6 +56,7 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
+	att            *attention // the "needs you" list (attention.go)
 
 	e      *echo.Echo
 	ctx    context.Context // cancelled first on shutdown, so sockets end
@@ -83,6 +87,7 @@ func New(o Options) (*Server, error) {
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
 	}
+	s.att = newAttention(o.Manager, attentionPath(o.DataDir))
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.errorHandler
@@ -91,6 +96,9 @@ func New(o Options) (*Server, error) {
 	s.e.Server.ReadHeaderTimeout = s.limits.HeaderTimeout
 	s.e.Server.IdleTimeout = s.limits.IdleTimeout
 	s.routes()
+	if o.Manager != nil {
+		s.att.start(ctx) // ends with Shutdown
+	}
 	return s, nil
 }
 
@@ -130,6 +138,7 @@ func (s *Server) routes() {
 	s.settingsRoutes(api)
 	s.commentRoutes(api)
 	s.worktreeRoutes(api)
+	s.attentionRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)
@@ -186,7 +195,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.cancel()
 	err := s.e.Server.Shutdown(ctx)
 	done := make(chan struct{})
-	go func() { s.socks.Wait(); close(done) }()
+	go func() { s.socks.Wait(); s.att.wait(); close(done) }()
 	select {
 	case <-done:
 	case <-ctx.Done():

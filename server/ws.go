@@ -17,7 +17,7 @@ func (s *Server) appSocket(c echo.Context) error {
 		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "server is shutting down")
 	}
 	defer s.socks.Done()
-	sub, sync, err := s.mgr.Subscribe()
+	sub, sync, att, err := s.att.subscribe()
 	if err != nil {
 		return err
 	}
@@ -39,6 +39,9 @@ func (s *Server) appSocket(c echo.Context) error {
 		}
 	})
 	if err := conn.send(hub.Frame{Data: sync}); err != nil {
+		return nil
+	}
+	if err := conn.send(hub.Frame{Data: att}); err != nil {
 		return nil
 	}
 	p := pump{conn: conn, out: out}

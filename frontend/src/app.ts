@@ -4,6 +4,8 @@ import { isUnauthorized, type Api, type DeleteOptions } from './api';
 import { deleteSession } from './components/delete-session';
 import { Drawer } from './components/drawer';
 import { Header } from './components/header';
+import { Inbox } from './components/inbox';
+import type { AttentionItem } from './components/inbox-item';
 import { NotifyBanner } from './components/notify-banner';
 import { SessionView } from './components/session-view';
 import { Sidebar } from './components/sidebar';
@@ -34,6 +36,7 @@ export class App {
   private readonly views = new Map<string, SessionView>();
   private readonly socket: ReconnectingSocket;
   private readonly notifier: Notifier;
+  private readonly inbox: Inbox;
   private readonly notifyBanner = new NotifyBanner();
   private readonly cleanups: (() => void)[] = [];
   /** A one-time message for the start page. */
@@ -58,6 +61,10 @@ export class App {
     const app = h('div', { class: 'app' }, this.header.el, this.notifyBanner.el, h('div', { class: 'body' }, this.sidebar.el, this.main));
     this.drawer = new Drawer(app, this.sidebar.el, this.header.menuButton);
     app.append(this.drawer.backdrop);
+    this.inbox = new Inbox(api, { currentSid: () => this.router.current.sid, open: (sid, wid) => this.router.go({ sid, wid }) }, this.header.menuButton);
+    this.sidebar.el.prepend(this.inbox.button);
+    app.append(this.inbox.panel);
+    this.cleanups.push(() => this.inbox.dispose());
     root.replaceChildren(app);
     this.cleanups.push(() => this.drawer.dispose(), () => this.header.dispose());
     const meter = new RateMeter((ev) => this.navigate(ev, { sid: null, wid: null, page: 'usage' }));
@@ -108,8 +115,9 @@ export class App {
   private onFrame(data: string | ArrayBuffer): void {
     if (typeof data !== 'string') return;
     try {
-      const f = JSON.parse(data) as AppFrame;
-      if (!rateLimits.applyFrame(f as { type?: string })) this.store.apply(f);
+      const f = JSON.parse(data) as AppFrame | { type: 'attention'; items: AttentionItem[] };
+      if (f.type === 'attention') this.inbox.set(f.items);
+      else if (!rateLimits.applyFrame(f as { type?: string })) this.store.apply(f);
     } catch {
       // A frame we cannot parse changes nothing.
     }
@@ -160,6 +168,7 @@ export class App {
     const { sid, wid } = this.router.current;
     if (sid !== null) this.drawer.close(false);
     this.notifier.seen();
+    this.inbox.routeChanged();
     this.renderSidebar();
     for (const [id, v] of this.views) if (id !== sid) v.hide();
     if (this.usagePage !== null) this.usagePage.el.hidden = this.router.current.page !== 'usage';

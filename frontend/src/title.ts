@@ -5,6 +5,8 @@
 
 const prefix = '(?) ';
 const asking = new Set<string>();
+/** Entries of the "needs you" inbox (components/inbox.ts): "(N) " goes first. */
+let attention = 0;
 let base = 'agentdesk';
 let listening = false;
 
@@ -21,11 +23,18 @@ export function setAsking(key: string, on: boolean): void {
   refresh();
 }
 
+/** Sets the inbox count shown as "(N) " in front of the title. */
+export function setAttentionCount(n: number): void {
+  attention = n;
+  refresh();
+}
+
 function refresh(): void {
   if (!listening) {
     listening = true;
     document.addEventListener('visibilitychange', refresh);
   }
-  const want = document.visibilityState === 'hidden' && asking.size > 0 ? prefix + base : base;
+  const counted = attention > 0 ? `(${attention}) ${base}` : base;
+  const want = document.visibilityState === 'hidden' && asking.size > 0 ? prefix + counted : counted;
   if (document.title !== want) document.title = want;
 }
