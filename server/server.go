@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/agentdesk/agentdesk/internal/markdown"
+	"github.com/agentdesk/agentdesk/internal/search"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -40,6 +41,7 @@ type Options struct {
 	Loopback bool
 	Limits   Limits
 	Log      *slog.Logger
+	Search   *search.Indexer // nil: GET /api/search answers 503
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -52,6 +54,7 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
+	search         *search.Indexer
 
 	e      *echo.Echo
 	ctx    context.Context // cancelled first on shutdown, so sockets end
@@ -82,6 +85,7 @@ func New(o Options) (*Server, error) {
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
 	}
+	s.search = o.Search
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.errorHandler
@@ -121,6 +125,7 @@ func (s *Server) routes() {
 	s.capabilityRoutes(api)
 	s.exportRoutes(api)
 	s.claudeSessionRoutes(api)
+	s.searchRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)
