@@ -59,7 +59,7 @@ func (s *Store) AppendMessages(workerID string, msgs []Message) <-chan error {
 	if len(recs) == 0 {
 		return s.Barrier() // nothing to write, but keep the ErrClosed and ordering contract
 	}
-	return s.enqueue(&op{size: size, apply: func(w *wtx) error {
+	return s.enqueue(&op{size: size, msgsOf: workerID, apply: func(w *wtx) error {
 		if err := w.appendMessages([]byte(workerID), recs); err != nil {
 			return fmt.Errorf("append messages of %s: %w", workerID, err)
 		}

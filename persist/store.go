@@ -103,6 +103,8 @@ type Store struct {
 	closed bool
 	ops    chan *op
 	wg     sync.WaitGroup // the writer goroutine
+
+	onMsgs onMsgsHook // see OnMessages
 }
 
 // Open opens (creating if needed, mode 0600) the database at path and starts

@@ -22,9 +22,10 @@ const (
 // a half-done change, so the writer rolls the whole transaction back and
 // runs the batch again without that op.
 type op struct {
-	apply func(*wtx) error
-	size  int        // payload bytes, for batch sizing
-	done  chan error // buffered 1: receives exactly one result
+	apply  func(*wtx) error
+	size   int        // payload bytes, for batch sizing
+	done   chan error // buffered 1: receives exactly one result
+	msgsOf string     // worker id when the op appends messages (OnMessages)
 }
 
 // wtx is the state of one pass over a batch: the write transaction plus the
@@ -89,6 +90,9 @@ func (s *Store) commit(batch []*op) {
 			res[i] = fmt.Errorf("commit: %w", err)
 		}
 		o.done <- res[i]
+		if res[i] == nil {
+			s.notifyMessages(o)
+		}
 	}
 }
 

@@ -30,7 +30,8 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(fakeCLIDir)
 	}
 	if code == 0 {
-		if err := goleak.Find(goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock")); err != nil {
+		if err := goleak.Find(goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"),
+			goleak.IgnoreAnyFunction("github.com/blevesearch/bleve_index_api.AnalysisWorker")); err != nil {
 			fmt.Fprintln(os.Stderr, "goleak:", err)
 			code = 1
 		}

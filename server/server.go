@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/agentdesk/agentdesk/internal/markdown"
+	"github.com/agentdesk/agentdesk/internal/search"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -43,6 +44,7 @@ type Options struct {
 	// DataDir keeps the attention list's marks (attention.json); "" keeps
 	// them in memory only.
 	DataDir string
+	Search  *search.Indexer // nil: GET /api/search answers 503
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -57,6 +59,7 @@ type Server struct {
 	log            *slog.Logger
 	spa            *spa
 	att            *attention // the "needs you" list (attention.go)
+	search         *search.Indexer
 
 	e      *echo.Echo
 	ctx    context.Context // cancelled first on shutdown, so sockets end
@@ -88,6 +91,7 @@ func New(o Options) (*Server, error) {
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
 	}
 	s.att = newAttention(o.Manager, attentionPath(o.DataDir))
+	s.search = o.Search
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.errorHandler
@@ -139,6 +143,7 @@ func (s *Server) routes() {
 	s.commentRoutes(api)
 	s.worktreeRoutes(api)
 	s.attentionRoutes(api)
+	s.searchRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

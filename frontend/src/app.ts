@@ -7,6 +7,8 @@ import { Header } from './components/header';
 import { Inbox } from './components/inbox';
 import type { AttentionItem } from './components/inbox-item';
 import { NotifyBanner } from './components/notify-banner';
+import { ChatFind, installSearchKeys } from './components/chat-find';
+import { revealMessage, SearchPalette } from './components/search-palette';
 import { SessionView } from './components/session-view';
 import { Sidebar } from './components/sidebar';
 import { h } from './dom';
@@ -101,7 +103,24 @@ export class App {
       moveSession: (d) => this.moveSession(d),
       switchAgent: () => this.currentView()?.switchAgent(),
     }));
+    this.installSearch();
     this.renderMain();
+  }
+
+  /** The search palette and in-chat find, with their header buttons and keys. */
+  private installSearch(): void {
+    const palette = new SearchPalette({
+      api: this.api,
+      session: (id) => this.store.session(id),
+      open: (sid, wid, uuid) => {
+        this.router.go({ sid, wid: wid === '' ? null : wid });
+        if (uuid !== '') revealMessage(this.main, uuid);
+      },
+    });
+    const find = new ChatFind();
+    this.header.el.insertBefore(find.button, this.header.el.querySelector('.theme-toggle'));
+    this.header.el.insertBefore(palette.button, find.button);
+    this.cleanups.push(installSearchKeys(() => palette.open(), find), () => palette.dispose(), () => find.dispose());
   }
 
   dispose(): void {

@@ -1,0 +1,116 @@
+// In-chat find (Ctrl+F over a chat, or the find button): finds words in the
+// loaded transcript of the chat in view, message by message, with next and
+// previous. The browser's own find cannot: chunks off screen are skipped
+// by content-visibility, and matches there would not scroll into view.
+import { h } from '../dom';
+import '../styles/search.css';
+
+/** The chat log shown now, if any. */
+export function visibleChatLog(): HTMLElement | null {
+  for (const el of document.querySelectorAll<HTMLElement>('.chat-log')) {
+    if (el.getClientRects().length > 0) return el;
+  }
+  return null;
+}
+
+export class ChatFind {
+  readonly button: HTMLButtonElement;
+  private readonly bar: HTMLElement;
+  private readonly input: HTMLInputElement;
+  private readonly count: HTMLElement;
+  private log: HTMLElement | null = null;
+  private found: HTMLElement[] = [];
+  private at = -1;
+
+  constructor() {
+    this.input = h('input', { type: 'search', class: 'find-input', placeholder: 'Find in this chat', 'aria-label': 'Find in this chat',
+      autocomplete: 'off', onInput: () => this.run(), onKeydown: (ev: KeyboardEvent) => this.onKey(ev) });
+    this.count = h('span', { class: 'find-count muted', role: 'status' });
+    const btn = (label: string, text: string, fn: () => void): HTMLButtonElement =>
+      h('button', { class: 'icon-btn', type: 'button', 'aria-label': label, title: label, onClick: fn }, text);
+    this.bar = h('div', { class: 'find-bar', role: 'search', hidden: true }, this.input, this.count,
+      btn('Previous match', '↑', () => this.step(-1)), btn('Next match', '↓', () => this.step(1)), btn('Close find', '✕', () => this.close()));
+    this.button = h('button', { class: 'icon-btn find-btn', type: 'button', 'aria-label': 'Find in this chat (Ctrl+F)',
+      title: 'Find in this chat (Ctrl+F)', onClick: () => this.open() }, 'Find');
+    document.body.append(this.bar);
+  }
+
+  dispose(): void {
+    this.close();
+    this.bar.remove();
+  }
+
+  /** Opens the bar over the chat in view; false when no chat is in view. */
+  open(): boolean {
+    const log = visibleChatLog();
+    if (log === null) return false;
+    if (log !== this.log) this.clear();
+    this.log = log;
+    this.bar.hidden = false;
+    this.input.select();
+    this.run();
+    return true;
+  }
+
+  close(): void {
+    this.clear();
+    this.log = null;
+    this.bar.hidden = true;
+  }
+
+  private clear(): void {
+    for (const el of this.found) el.classList.remove('find-hit', 'find-current');
+    this.found = [];
+    this.at = -1;
+    this.count.textContent = '';
+  }
+
+  private run(): void {
+    this.clear();
+    const q = this.input.value.trim().toLowerCase();
+    if (q === '' || this.log === null) return;
+    for (const el of this.log.querySelectorAll<HTMLElement>('[data-uuid]')) {
+      if ((el.textContent ?? '').toLowerCase().includes(q)) this.found.push(el);
+    }
+    for (const el of this.found) el.classList.add('find-hit');
+    this.at = this.found.length; // the first step goes to the newest match
+    this.step(-1);
+  }
+
+  private step(d: number): void {
+    const n = this.found.length;
+    if (n === 0) {
+      this.count.textContent = this.input.value.trim() === '' ? '' : 'No matches';
+      return;
+    }
+    this.found[this.at]?.classList.remove('find-current');
+    this.at = (this.at + d + n) % n;
+    const el = this.found[this.at];
+    el?.classList.add('find-current');
+    el?.scrollIntoView({ block: 'center' });
+    this.count.textContent = `${this.at + 1} of ${n}`;
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    if (ev.key === 'Enter') this.step(ev.shiftKey ? -1 : 1);
+    else if (ev.key === 'Escape') this.close();
+    else return;
+    ev.preventDefault();
+  }
+}
+
+/**
+ * Installs Ctrl/⌘+K (palette) and Ctrl/⌘+F (find, only while a chat is in
+ * view: elsewhere the browser's find stays). Returns the remover.
+ */
+export function installSearchKeys(palette: () => void, find: ChatFind): () => void {
+  const onKey = (ev: KeyboardEvent): void => {
+    if (!(ev.ctrlKey || ev.metaKey) || ev.altKey || ev.shiftKey) return;
+    if (ev.code === 'KeyK') palette();
+    else if (ev.code !== 'KeyF' || !find.open()) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+  };
+  window.addEventListener('keydown', onKey, true);
+  return () => window.removeEventListener('keydown', onKey, true);
+}

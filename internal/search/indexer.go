@@ -1,0 +1,210 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/worker"
+)
+
+// Catalog is where the indexer learns the sessions, their workers and
+// titles, and hears that they changed: the worker.Manager.
+type Catalog interface {
+	Sessions() []worker.Session
+	Subscribe() (*hub.Sub, []byte, error)
+}
+
+// Indexer owns the index and the goroutine that keeps it up to date.
+type Indexer struct {
+	store *persist.Store
+	cat   Catalog
+	log   *slog.Logger
+
+	idxMu sync.RWMutex // guards idx against Close; bleve itself is safe for concurrent use
+	idx   bleve.Index
+
+	mu      sync.Mutex // guards pending and sweep: held only to swap them
+	pending map[string]struct{}
+	sweep   bool
+	wake    chan struct{} // buffered 1: "look at pending"
+
+	stop     chan struct{}
+	stopOnce sync.Once
+	wg       sync.WaitGroup
+
+	// Owned by the run goroutine.
+	known map[string]string // worker id → session id, from the catalog
+	cat0  catalog           // what the index holds
+
+	// beforeBatch, when set (tests), runs before each batch is written.
+	beforeBatch func()
+}
+
+// Open opens (or builds) the index in dir and starts the indexer, which
+// first catches up every worker from the store. Close stops it.
+func Open(dir string, store *persist.Store, cat Catalog, log *slog.Logger) (*Indexer, error) {
+	return open(dir, store, cat, log, nil)
+}
+
+func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, beforeBatch func()) (*Indexer, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	idx, err := openIndex(dir, log)
+	if err != nil {
+		return nil, err
+	}
+	c, err := loadCatalog(idx)
+	if err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	x := &Indexer{
+		store: store, cat: cat, log: log, idx: idx, cat0: c,
+		pending: map[string]struct{}{}, sweep: true, wake: make(chan struct{}, 1),
+		stop: make(chan struct{}), beforeBatch: beforeBatch,
+	}
+	x.wake <- struct{}{} // the first pass sweeps everything
+	sub, _, err := cat.Subscribe()
+	if err != nil {
+		_ = idx.Close()
+		return nil, fmt.Errorf("subscribe to sessions: %w", err)
+	}
+	x.wg.Go(func() { x.run(sub) })
+	return x, nil
+}
+
+// Wake tells the indexer that messages of workerID were committed. It never
+// blocks: it records the id and signals the indexer if it is not signalled
+// already. A wake-up that is lost (the process ends first) is harmless: the
+// next start catches up from the store.
+func (x *Indexer) Wake(workerID string) {
+	x.mu.Lock()
+	x.pending[workerID] = struct{}{}
+	x.mu.Unlock()
+	select {
+	case x.wake <- struct{}{}:
+	default:
+	}
+}
+
+// resweep asks for a pass over the whole catalog: sessions were created,
+// renamed or deleted.
+func (x *Indexer) resweep() {
+	x.mu.Lock()
+	x.sweep = true
+	x.mu.Unlock()
+	select {
+	case x.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Close stops the indexer and closes the index. What is not indexed yet is
+// indexed at the next start.
+func (x *Indexer) Close() error {
+	x.stopOnce.Do(func() { close(x.stop) })
+	x.wg.Wait()
+	x.idxMu.Lock()
+	defer x.idxMu.Unlock()
+	if x.idx == nil {
+		return ErrClosed
+	}
+	err := x.idx.Close()
+	x.idx = nil
+	if err != nil {
+		return fmt.Errorf("close search index: %w", err)
+	}
+	return nil
+}
+
+func (x *Indexer) stopped() bool {
+	select {
+	case <-x.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// run is the indexer goroutine.
+func (x *Indexer) run(sub *hub.Sub) {
+	defer func() { sub.Close() }()
+	var spare []hub.Frame
+	for {
+		select {
+		case <-x.stop:
+			return
+		case <-sub.Ready():
+			spare = sub.Take(spare[:0])
+			x.resweep()
+			continue
+		case <-sub.Done():
+			// Kicked for falling behind, or the manager closed: look again
+			// at everything, and listen anew while the manager runs.
+			sub = x.resubscribe(sub)
+			continue
+		case <-x.wake:
+		}
+		x.mu.Lock()
+		pending, sweep := x.pending, x.sweep
+		x.pending, x.sweep = map[string]struct{}{}, false
+		x.mu.Unlock()
+		if err := x.pass(pending, sweep); err != nil && !x.stopped() {
+			x.log.Error("search indexing failed; it is tried again at the next change", "err", err)
+		}
+	}
+}
+
+func (x *Indexer) resubscribe(old *hub.Sub) *hub.Sub {
+	old.Close()
+	x.resweep()
+	if !old.Kicked() {
+		return newIdleSub()
+	}
+	sub, _, err := x.cat.Subscribe()
+	if err != nil {
+		return newIdleSub()
+	}
+	return sub
+}
+
+// newIdleSub is a subscription that never reports anything, for when the
+// catalog can no longer be subscribed to.
+func newIdleSub() *hub.Sub {
+	sub, _ := hub.New(0).Subscribe(1)
+	return sub
+}
+
+// pass brings the index up to date with the pending workers, or with
+// everything when sweep is set.
+func (x *Indexer) pass(pending map[string]struct{}, sweep bool) error {
+	if sweep {
+		if err := x.syncCatalog(); err != nil {
+			return err
+		}
+		for wid := range x.known {
+			pending[wid] = struct{}{}
+		}
+	}
+	var errs []error
+	for wid := range pending {
+		if x.stopped() {
+			return nil
+		}
+		if _, ok := x.known[wid]; !ok && !sweep {
+			x.resweep() // a worker the catalog had not shown yet
+			continue
+		}
+		if err := x.catchUp(wid); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,58 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/search"
+	"github.com/agentdesk/agentdesk/internal/wire"
+)
+
+// Limits of GET /api/search (docs/api-extensions.md, "Search").
+const (
+	searchMaxQuery     = 256 // characters
+	searchDefaultLimit = 20
+	searchMaxLimit     = 100
+)
+
+// searchRoutes serve the search across all conversations.
+func (s *Server) searchRoutes(api *echo.Group) {
+	api.GET("/search", s.searchHandler)
+}
+
+type searchAnswer struct {
+	Hits []search.Hit `json:"hits"`
+}
+
+func (s *Server) searchHandler(c echo.Context) error {
+	q := strings.TrimSpace(c.QueryParam("q"))
+	if q == "" || utf8.RuneCountInString(q) > searchMaxQuery || !utf8.ValidString(q) {
+		return newError(http.StatusBadRequest, wire.CodeInvalidField, "q: must be 1 to 256 characters of text")
+	}
+	limit := searchDefaultLimit
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > searchMaxLimit {
+			return newError(http.StatusBadRequest, wire.CodeInvalidField, "limit: must be a whole number from 1 to 100")
+		}
+		limit = n
+	}
+	sid := c.QueryParam("sessionId")
+	if sid != "" {
+		if _, err := s.mgr.Session(sid); err != nil {
+			return err
+		}
+	}
+	if s.search == nil {
+		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "search is not available on this server")
+	}
+	hits, err := s.search.Search(q, limit, sid)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, searchAnswer{Hits: hits})
+}
