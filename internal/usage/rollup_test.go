@@ -14,8 +14,8 @@ import (
 	"github.com/agentdesk/agentdesk/internal/usage"
 )
 
-// fixtures is the shared recordings of the real CLI 2.1.330.
-const fixtures = "../../../shared/fixtures/claude-cli"
+// fixtures is the project's copy of the recordings of the real CLI 2.1.330.
+const fixtures = "../../testdata/claude-cli"
 
 // stdoutLines returns the CLI's stdout lines of a fixture: raw lines of a
 // .jsonl, the "stdout" messages of a .transcript.jsonl.

@@ -19,10 +19,10 @@ import (
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-// fixtureResults returns the result lines of a shared CLI recording.
+// fixtureResults returns the result lines of a recording of the CLI (testdata/claude-cli).
 func fixtureResults(t *testing.T, name string) [][]byte {
 	t.Helper()
-	f, err := os.Open(filepath.Join("../../../shared/fixtures/claude-cli", name))
+	f, err := os.Open(filepath.Join("../../testdata/claude-cli", name))
 	if err != nil {
 		t.Fatal(err)
 	}
