@@ -206,10 +206,12 @@ func (r *Runtime) startFailed(err error) error {
 	} else {
 		err = &worker.CodeError{Code: code, Err: errors.New(msg)}
 	}
+	// The worker's status says error before any tab sees the error
+	// frame, so a tab that reads the worker after the frame finds it.
+	r.reportFailed(errors.New(msg))
 	if perr := r.journal.produce([]entry{{kind: kExit, frame: wire.Error(code, msg)}}); perr != nil {
 		r.log.Debug("start failure after stop", "err", perr)
 	}
-	r.reportFailed(errors.New(msg))
 	return reportedError{fmt.Errorf("start claude: %w", err)}
 }
 
