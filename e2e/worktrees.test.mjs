@@ -50,7 +50,9 @@ describe('Worktree lifecycle', { timeout: 240_000 }, () => {
 
   async function openView(page) {
     await signIn(page, server);
-    await page.getByRole('button', { name: 'Worktrees' }).click();
+    // On a phone the link sits in the session drawer.
+    if (page.viewportSize().width <= 768) await page.locator('.menu-btn').click();
+    await page.locator('.wt-link:visible, .sidebar-link:visible', { hasText: 'Worktrees' }).click();
     await row(page, wt.clash).waitFor();
   }
 

@@ -70,8 +70,12 @@ export class App {
     root.replaceChildren(app);
     this.cleanups.push(() => this.drawer.dispose(), () => this.header.dispose());
     const meter = new RateMeter((ev) => this.navigate(ev, { sid: null, wid: null, page: 'usage' }));
-    this.header.addItems(h('a', { class: 'usage-link', href: '/usage', onClick: (ev: MouseEvent) => this.navigate(ev, { sid: null, wid: null, page: 'usage' }) }, 'Usage'), meter.el);
-    this.header.addItems(h('button', { class: 'wt-link', type: 'button', 'aria-label': 'Worktrees', title: 'Worktrees', onClick: () => void new WorktreesDialog(this.api).open() }, h('span', { class: 'wt-link-icon', 'aria-hidden': 'true' }, '⎇'), h('span', { class: 'wt-link-text' }, 'Worktrees')));
+    const usageLink = (cls: string): HTMLAnchorElement => h('a', { class: cls, href: '/usage', onClick: (ev: MouseEvent) => this.navigate(ev, { sid: null, wid: null, page: 'usage' }) }, 'Usage');
+    const worktreesButton = (cls: string): HTMLButtonElement => h('button', { class: cls, type: 'button', 'aria-label': 'Worktrees', title: 'Worktrees', onClick: () => void new WorktreesDialog(this.api).open() }, h('span', { class: 'wt-link-icon', 'aria-hidden': 'true' }, '⎇'), h('span', { class: 'wt-link-text' }, 'Worktrees'));
+    this.header.addItems(usageLink('usage-link'), meter.el);
+    this.header.addItems(worktreesButton('wt-link'));
+    // Phones have no room in the top bar for these: the session drawer holds them.
+    this.sidebar.el.append(h('nav', { class: 'sidebar-links', 'aria-label': 'More' }, usageLink('btn sidebar-link'), worktreesButton('btn sidebar-link')));
     this.cleanups.push(() => meter.dispose(), () => this.usagePage?.dispose());
 
     this.cleanups.push(this.store.subscribe(() => this.onStore()));

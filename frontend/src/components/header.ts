@@ -15,7 +15,8 @@ const labels: Record<SocketState, string> = {
 };
 
 const nextPref: Record<ThemePref, ThemePref> = { system: 'light', light: 'dark', dark: 'system' };
-const prefText: Record<ThemePref, string> = { system: '◐ Auto', light: '☀ Light', dark: '☾ Dark' };
+const prefIcon: Record<ThemePref, string> = { system: '◐', light: '☀', dark: '☾' };
+const prefText: Record<ThemePref, string> = { system: 'Auto', light: 'Light', dark: 'Dark' };
 
 export class Header {
   readonly el: HTMLElement;
@@ -62,7 +63,8 @@ export class Header {
 
   private renderTheme(): void {
     const p = themePref();
-    this.theme.textContent = prefText[p];
+    // The word goes on a phone (phone.css); the symbol and the label stay.
+    this.theme.replaceChildren(prefIcon[p], h('span', { class: 'theme-text' }, ` ${prefText[p]}`));
     const now = p === 'system' ? `follows the system (${activeTheme()} now)` : p;
     this.theme.title = `Theme: ${now}. Click for ${nextPref[p] === 'system' ? 'the system setting' : nextPref[p]}.`;
     this.theme.setAttribute('aria-label', `Theme: ${now}`);
