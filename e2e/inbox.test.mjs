@@ -80,7 +80,7 @@ describe('needs-you inbox', { timeout: 400_000 }, () => {
       assert.deepEqual(await smallTargets(page, size === 'phone' ? 40 : 0), []);
       await shoot(page, `inbox-${size}`);
 
-      await perm.getByRole('button', { name: 'Allow' }).click();
+      await perm.getByRole('button', { name: 'Allow', exact: true }).click();
       await mine('finished').waitFor();
       assert.equal(await perm.count(), 0);
       const w = await api(server, 'GET', `/api/sessions/${away.id}/workers/${wid}`);

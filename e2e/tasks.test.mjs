@@ -104,7 +104,7 @@ describe('the task tools as a checklist, with the real Claude CLI', { timeout: 3
 
   test('the statuses update, and the pin goes when the turn is over', async () => {
     const dialog = pane().locator('.chat-perm').first();
-    await dialog.getByRole('button', { name: 'Allow' }).click();
+    await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
     await pane().locator('.chat-result').first().waitFor({ timeout: waitMs });
     await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden])')?.dataset.activity === 'idle', null, { timeout: waitMs });
     await pane().locator('.todo-pin').waitFor({ state: 'hidden', timeout: waitMs });

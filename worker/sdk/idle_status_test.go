@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/worker"
@@ -26,5 +27,24 @@ func TestStatusLineWhileIdleBeginsNoTurn(t *testing.T) {
 	}
 	if h.rt.journal.busy() {
 		t.Fatal("the journal counts a turn after a status line while idle")
+	}
+}
+
+// TestModelReplayWhileIdleBeginsNoTurn changes the model of an idle chat:
+// the CLI prints a replayed user line ("Set model to …"), which must not
+// mark a turn as running either.
+func TestModelReplayWhileIdleBeginsNoTurn(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	a := attach(t, h.rt, "")
+	send(t, h, "hello")
+	a.until(isResult)
+	if err := h.rt.ApplySettings(t.Context(), worker.Settings{Model: "sonnet"}); err != nil {
+		t.Fatal(err)
+	}
+	a.until(func(f frame) bool {
+		return f.Type == "sdk-message" && f.Message.Type == "user" && strings.Contains(string(f.Raw), "Set model to")
+	})
+	if got := h.rt.Activity(); got != worker.ActivityIdle || h.rt.journal.busy() {
+		t.Fatalf("activity after a replayed line while idle: %s", got)
 	}
 }

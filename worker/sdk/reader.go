@@ -102,6 +102,10 @@ func (r *Runtime) stored(es []entry, l claude.Line) []entry {
 	}
 	r.seen.add(id)
 	e := entry{kind: kStored, msg: msg, uuid: id, typ: l.Type}
+	// A replayed record of a local command (after set_model the CLI prints
+	// "<local-command-stdout>Set model to …" as a user line with
+	// "isReplay":true) is no turn: it leaves the activity alone.
+	e.history = l.Type == "user" && bytes.Contains(l.Raw, []byte(`"isReplay":true`))
 	if id == l.UUID {
 		e.line = l // msg is the line itself
 	}

@@ -173,6 +173,10 @@ func (f *fake) control(m inMsg) {
 	f.emitJSON(map[string]any{"type": "control_response", "response": map[string]any{
 		"subtype": "success", "request_id": m.RequestID, "response": resp,
 	}})
+	if m.Request.Subtype == "set_model" { // as CLI 2.1.330 does, also while idle
+		f.emitJSON(map[string]any{"type": "user", "isReplay": true, "session_id": f.sessionID, "uuid": uuid.NewString(),
+			"message": map[string]any{"role": "user", "content": "<local-command-stdout>Set model to " + m.Request.Model + "</local-command-stdout>"}})
+	}
 	if m.Request.Subtype == "set_permission_mode" {
 		f.emitJSON(map[string]any{"type": "system", "subtype": "status", "status": nil,
 			"permissionMode": m.Request.Mode, "session_id": f.sessionID, "uuid": uuid.NewString()})
