@@ -158,6 +158,8 @@ export function coveredControls(page, within = null) {
       const hit = document.elementFromPoint(x, y);
       // An open popup menu covers what is under it on purpose.
       if (hit !== null && hit.closest('.menu:not([hidden])') !== null && !el.closest('.menu')) continue;
+      // So does the chat's floating "jump to the latest" button: the content scrolls under it.
+      if (hit !== null && hit.closest('.chat-jump') !== null && !el.closest('.chat-jump')) continue;
       if (hit === null || (hit !== el && !el.contains(hit) && !(el.tagName === 'INPUT' && el.labels && [...el.labels].some((l) => l.contains(hit))))) {
         const name = el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30) || el.className;
         const by = hit === null ? 'nothing' : `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}`;

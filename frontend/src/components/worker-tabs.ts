@@ -43,6 +43,8 @@ export class WorkerTabs {
   private readonly tabs = new Map<string, HTMLElement>();
   private shown: Worker[] = [];
   private lastSelected: string | null = null;
+  /** The selected tab has not been seen whole in the strip yet (revealTab). */
+  private reveal = false;
 
   constructor(private readonly actions: TabActions) {
     this.list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Workers' });
@@ -63,9 +65,26 @@ export class WorkerTabs {
     this.renderHistory(workers.filter((w) => isReadOnlyAgent(w) && w.id !== selected).reverse());
     if (selected !== this.lastSelected) {
       this.lastSelected = selected;
-      const el = selected === null ? undefined : this.tabs.get(selected);
-      if (el !== undefined && el.isConnected && el.offsetParent !== null) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      this.reveal = selected !== null;
     }
+    if (this.reveal && selected !== null) this.revealTab(selected);
+  }
+
+  /**
+   * Scrolls the selected tab into the strip. A new worker's route comes
+   * before its tab, and the tab still grows as its status settles, so this
+   * runs at every render until the tab has been seen whole in the strip.
+   */
+  private revealTab(wid: string): void {
+    const el = this.tabs.get(wid);
+    if (el === undefined || !el.isConnected || el.offsetParent === null) return;
+    const strip = this.list.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    if (r.left >= strip.left - 1 && r.right <= strip.right + 1 && el.querySelector('[data-status="starting"]') === null) {
+      this.reveal = false;
+      return;
+    }
+    el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   private renderHistory(folded: Worker[]): void {
