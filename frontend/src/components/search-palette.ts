@@ -168,6 +168,7 @@ export function revealMessage(root: HTMLElement, uuid: string, limitMs = 20000):
     void el.offsetWidth; // restart the animation
     el.classList.add('search-target');
     el.addEventListener('animationend', () => el.classList.remove('search-target'), { once: true });
+    keepInView(root, el);
   };
   const now = find();
   if (now !== null) {
@@ -184,4 +185,23 @@ export function revealMessage(root: HTMLElement, uuid: string, limitMs = 20000):
   });
   const stop = window.setTimeout(() => obs.disconnect(), limitMs);
   obs.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
+}
+
+/**
+ * Keeps el in view for a few seconds: the chat may still render history
+ * after it and follow the newest message down. A wheel, touch or key of
+ * the person's own ends it.
+ */
+function keepInView(root: HTMLElement, el: HTMLElement, forMs = 5000): void {
+  const until = performance.now() + forMs;
+  let done = false;
+  const stop = (): void => { done = true; };
+  for (const type of ['wheel', 'touchstart', 'keydown']) root.addEventListener(type, stop, { once: true, passive: true });
+  const tick = (): void => {
+    if (done || performance.now() > until || !el.isConnected) return;
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight) el.scrollIntoView({ block: 'center' });
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
 }
