@@ -3,22 +3,14 @@ package server
 import (
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // TestRealModelsAndCommands asks a new chat worker, whose CLI has not
 // started, for its models and commands: the real CLI starts and its own
 // initialize answer is served.
 func TestRealModelsAndCommands(t *testing.T) {
-	claudePath := fakeapi.RequireClaude(t)
-	api := fakeapi.New(t)
-	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
-		cfg:   worker.Config{ClaudePath: claudePath, ChildEnv: api.ClaudeEnv(t.TempDir())}}
-	e.start()
-	t.Cleanup(e.stop)
+	e, _ := realEnv(t)
 
 	var s worker.Session
 	e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir(), "agent": "sdk"}).json(t, &s)

@@ -5,22 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // TestRealExport exports a conversation of the real CLI, with a tool call,
 // as markdown and as raw lines: both hold every turn, the raw lines are the
 // stored messages one per line, in order.
 func TestRealExport(t *testing.T) {
-	claudePath := fakeapi.RequireClaude(t)
-	api := fakeapi.New(t)
-	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
-		cfg:   worker.Config{ClaudePath: claudePath, ChildEnv: api.ClaudeEnv(t.TempDir())}}
-	e.start()
-	t.Cleanup(e.stop)
+	e, _ := realEnv(t)
 
 	var s worker.Session
 	e.do("POST", "/api/sessions", map[string]any{"cwd": t.TempDir(), "agent": "sdk", "title": "Export me"}).json(t, &s)
