@@ -69,7 +69,10 @@ func (a *attention) start(ctx context.Context) {
 
 func (a *attention) wait() { a.wg.Wait() }
 
-// run follows the lifecycle events, resubscribing when it fell behind.
+// run follows the lifecycle events, resubscribing when it fell behind. It
+// ends with ctx or when the manager closes its events, whichever is first:
+// a closed manager answers every Subscribe with a subscription already
+// done, so resubscribing then would spin.
 func (a *attention) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		sub, sync, err := a.mgr.Subscribe()
@@ -80,6 +83,9 @@ func (a *attention) run(ctx context.Context) {
 		a.refresh()
 		a.follow(ctx, sub)
 		sub.Close()
+		if !sub.Kicked() {
+			return
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -30,6 +31,11 @@ func withSearch(t *testing.T, e *env) {
 	srv, err := New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, Search: idx})
 	if err != nil {
 		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := e.srv.Shutdown(ctx); err != nil { // the server newEnv made
+		t.Fatalf("shutdown: %v", err)
 	}
 	e.ts.Close()
 	e.srv, e.ts = srv, httptest.NewServer(srv.Handler())
