@@ -1,6 +1,7 @@
 // The signed-in application: layout, the /ws/app socket feeding the store, the
 // router, and the glue between sidebar, session views and shortcuts.
 import { isUnauthorized, type Api, type DeleteOptions } from './api';
+import { archiveSession } from './components/archive-session';
 import { deleteSession } from './components/delete-session';
 import { Drawer } from './components/drawer';
 import { Header } from './components/header';
@@ -9,6 +10,7 @@ import type { AttentionItem } from './components/inbox-item';
 import { NotifyBanner } from './components/notify-banner';
 import { ChatFind, installSearchKeys } from './components/chat-find';
 import { revealMessage, SearchPalette } from './components/search-palette';
+import { sessionLabel } from './components/session-row';
 import { SessionView } from './components/session-view';
 import { Sidebar } from './components/sidebar';
 import { h } from './dom';
@@ -57,6 +59,7 @@ export class App {
       open: (sid, ev) => this.navigate(ev, { sid, wid: null }),
       rename: async (sid, title) => this.store.upsertSession(await api.renameSession(sid, title)),
       remove: async (sid) => this.confirmRemove(sid),
+      archive: async (sid) => this.confirmArchive(sid),
     });
     this.notice = h('div', { class: 'notice' });
     this.main = h('main', { class: 'main', id: 'main' }, this.notice);
@@ -309,6 +312,14 @@ export class App {
     const s = this.store.session(sid);
     if (s === undefined) return;
     await deleteSession(this.api, s, (id, o) => this.removeSession(id, o));
+  }
+
+  /** The archive button of a worktree session: the worktrees view's dialog, then the request. */
+  private async confirmArchive(sid: string): Promise<void> {
+    const s = this.store.session(sid);
+    if (s?.worktree == null) return;
+    const done = await archiveSession(this.api, { sessionId: sid, title: sessionLabel(s), path: s.worktree.path });
+    if (done !== null) this.store.upsertSession(done);
   }
 
   private async removeSession(sid: string, o: DeleteOptions): Promise<void> {

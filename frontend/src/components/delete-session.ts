@@ -51,7 +51,7 @@ export async function deleteSession(api: Api, s: Session, remove: Remove): Promi
 }
 
 /** The second confirmation: removing a worktree with uncommitted changes loses them. */
-async function confirmLoseChanges(path: string): Promise<boolean> {
+export async function confirmLoseChanges(path: string): Promise<boolean> {
   const a = await askConfirm({
     title: 'Remove a worktree with uncommitted changes?',
     body: [

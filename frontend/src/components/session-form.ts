@@ -1,12 +1,14 @@
 // "New session" form: directory (required, absolute), optional title, agent
 // kind. When the directory is a git work tree (GET /api/git, asked as the
 // user types), it also offers "new git worktree": a new branch checked out
-// in its own folder next to the repository, where the session then runs.
+// in its own folder next to the repository, where the session then runs,
+// and a link to the repository's settings for new worktrees.
 // Server errors ({"error","code"}) are shown next to the form.
 import { ApiError, errorMessage, type Api } from '../api';
 import { h } from '../dom';
 import type { AgentKind, CreateSessionInput, Session } from '../types';
 import { OpenExisting } from './open-existing';
+import { RepoSettingsDialog } from './repo-settings';
 
 /** Typing pause (ms) before asking whether the directory is a repository. */
 const inspectDelayMs = 300;
@@ -40,7 +42,9 @@ export class SessionForm {
     this.worktree = h('input', { id: 'ns-worktree', name: 'worktree', type: 'checkbox' });
     this.branch = h('input', { id: 'ns-branch', name: 'branch', type: 'text', placeholder: 'feature/my-change', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' });
     this.repoHint = h('p', { class: 'hint' });
-    this.branchRow = h('div', { hidden: true }, h('label', { for: 'ns-branch' }, 'New branch'), this.branch, this.repoHint);
+    // What every new worktree of the repository gets: a setup command, copied files.
+    const settings = h('button', { class: 'rs-open', type: 'button', onClick: () => void new RepoSettingsDialog(this.api, this.cwd.value.trim()).open() }, 'Repository settings…');
+    this.branchRow = h('div', { hidden: true }, h('label', { for: 'ns-branch' }, 'New branch'), this.branch, this.repoHint, settings);
     this.worktreeBox = h('div', { class: 'ns-worktree', hidden: true },
       h('label', { class: 'check', for: 'ns-worktree' }, this.worktree, h('span', null, 'New git worktree (its own branch and folder)')),
       this.branchRow);

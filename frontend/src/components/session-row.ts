@@ -1,5 +1,6 @@
 // One session in the sidebar: a link (dot, title, directory), inline rename
-// (Enter saves, Esc cancels, F2 starts), and a delete button.
+// (Enter saves, Esc cancels, F2 starts), a delete button, and for a session
+// in a worktree agentdesk made, an archive button (archive-session.ts).
 import { errorMessage } from '../api';
 import { baseName, h, setText } from '../dom';
 import { routePath } from '../router';
@@ -11,6 +12,8 @@ export interface RowActions {
   rename(sid: string, title: string): Promise<void>;
   /** Asks (the app's dialog) and deletes; rejects with the server's error. */
   remove(sid: string): Promise<void>;
+  /** Asks (the same dialog as the worktrees view) and archives; rejects with the server's error. */
+  archive(sid: string): Promise<void>;
   error(message: string): void;
 }
 
@@ -34,6 +37,7 @@ export class SessionRow {
   private readonly input: HTMLInputElement;
   private readonly renameBtn: HTMLButtonElement;
   private readonly deleteBtn: HTMLButtonElement;
+  private readonly archiveBtn: HTMLButtonElement;
   private session: Session;
   private editing = false;
 
@@ -49,8 +53,9 @@ export class SessionRow {
     this.input = h('input', { class: 'rename-input', type: 'text', hidden: true, 'aria-label': 'Session title' });
     this.renameBtn = h('button', { class: 'icon-btn', type: 'button' }, '✎');
     this.deleteBtn = h('button', { class: 'icon-btn danger', type: 'button' }, '✕');
+    this.archiveBtn = h('button', { class: 'icon-btn archive-btn', type: 'button', hidden: true }, '⊟');
     this.el = h('li', { class: 'session-row' }, this.link, this.input,
-      h('span', { class: 'row-actions' }, this.renameBtn, this.deleteBtn));
+      h('span', { class: 'row-actions' }, this.renameBtn, this.archiveBtn, this.deleteBtn));
     this.el.dataset.sid = s.id;
     this.wire();
     this.update(s, false, false);
@@ -79,6 +84,10 @@ export class SessionRow {
     this.renameBtn.title = 'Rename (F2)';
     this.deleteBtn.setAttribute('aria-label', `Delete session ${label}`);
     this.deleteBtn.title = 'Delete (Delete key)';
+    // Only a live worktree can be archived; an archived session stays readable as it is.
+    this.archiveBtn.hidden = s.worktree == null || s.archived === true;
+    this.archiveBtn.setAttribute('aria-label', `Archive session ${label}`);
+    this.archiveBtn.title = 'Archive: remove its worktree, keep the conversation';
   }
 
   startRename(): void {
@@ -125,6 +134,14 @@ export class SessionRow {
     }
   }
 
+  private async confirmArchive(): Promise<void> {
+    try {
+      await this.actions.archive(this.session.id);
+    } catch (err) {
+      this.actions.error(`Could not archive the session: ${errorMessage(err)}`);
+    }
+  }
+
   private wire(): void {
     this.link.addEventListener('click', (ev) => this.actions.open(this.session.id, ev));
     this.link.addEventListener('keydown', (ev) => {
@@ -138,6 +155,7 @@ export class SessionRow {
     });
     this.renameBtn.addEventListener('click', () => this.startRename());
     this.deleteBtn.addEventListener('click', () => void this.confirmDelete());
+    this.archiveBtn.addEventListener('click', () => void this.confirmArchive());
     this.input.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter') {
         ev.preventDefault();

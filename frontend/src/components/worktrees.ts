@@ -3,9 +3,12 @@
 // merged or ahead; merge back (merge or squash), push with a pull-request
 // link, archive, and a cleanup of the clean, merged ones after a
 // confirmation that lists exactly what goes. The server checks again.
+// Each repository's settings for new worktrees open from its line.
 import { errorMessage, type Api } from '../api';
 import { h } from '../dom';
+import { archiveSession } from './archive-session';
 import { askConfirm } from './dialog';
+import { RepoSettingsDialog } from './repo-settings';
 import '../styles/worktrees.css';
 
 export interface WorktreeEntry {
@@ -39,6 +42,8 @@ function size(n: number, truncated: boolean): string {
 export class WorktreesDialog {
   private readonly dialog: HTMLDialogElement;
   private readonly list = h('ul', { class: 'wt-list', 'aria-label': 'Worktrees' });
+  /** One line per repository, with its settings for new worktrees. */
+  private readonly repos = h('ul', { class: 'wt-repos', 'aria-label': 'Repositories' });
   private readonly status = h('div', { class: 'wt-status', role: 'status' });
   private readonly cleanupBtn = h('button', { class: 'btn', type: 'button' }, 'Clean up merged');
   private entries: WorktreeEntry[] = [];
@@ -47,7 +52,7 @@ export class WorktreesDialog {
     this.cleanupBtn.addEventListener('click', () => void this.cleanup());
     const close = h('button', { class: 'btn', type: 'button', onClick: () => this.dialog.close() }, 'Close');
     this.dialog = h('dialog', { class: 'app-dialog wt-dialog', 'aria-labelledby': 'wt-title' },
-      h('h2', { id: 'wt-title' }, 'Worktrees'), this.status, this.list,
+      h('h2', { id: 'wt-title' }, 'Worktrees'), this.status, this.repos, this.list,
       h('div', { class: 'form-actions' }, this.cleanupBtn, close));
     this.dialog.addEventListener('close', () => this.dialog.remove());
   }
@@ -66,6 +71,9 @@ export class WorktreesDialog {
       return;
     }
     this.list.replaceChildren(...this.entries.map((w) => this.row(w)));
+    this.repos.replaceChildren(...[...new Set(this.entries.map((w) => w.repo))].map((repo) => h('li', { class: 'wt-repo' },
+      h('code', null, repo),
+      h('button', { class: 'btn', type: 'button', 'aria-label': `Repository settings of ${repo}`, onClick: () => void new RepoSettingsDialog(this.api, repo).open() }, 'Repository settings…'))));
     if (this.entries.length === 0) this.list.append(h('li', { class: 'muted' }, 'No worktrees. Sessions made from a repository with “new worktree” show here.'));
     const n = this.entries.filter(removable).length;
     this.cleanupBtn.textContent = `Clean up merged (${n})`;
@@ -129,15 +137,8 @@ export class WorktreesDialog {
   }
 
   private async archive(w: WorktreeEntry): Promise<void> {
-    const a = await askConfirm({
-      title: `Archive session “${w.title}”?`,
-      body: [h('p', null, 'Its workers stop and its worktree ', h('code', null, w.path),
-        ' is removed (the branch is kept). The conversation stays readable.')],
-      confirm: 'Archive', danger: true,
-    });
-    if (!a.ok) return;
     try {
-      await this.api.request('POST', `/api/sessions/${encodeURIComponent(w.sessionId)}/archive`);
+      if ((await archiveSession(this.api, w)) === null) return;
       this.say(`Archived “${w.title}”.`);
     } catch (err) {
       this.say(errorMessage(err), true);

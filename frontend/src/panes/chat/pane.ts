@@ -1,45 +1,30 @@
 // The chat pane of an sdk worker: the conversation, pending permission
 // requests, the composer and the connection state, fed by one ChatConnection.
-// DOM work for incoming lines is batched per animation frame (see Transcript),
-// and the history read before the socket opens is built in back-to-back tasks.
-import { errorMessage } from '../../api';
-import { h, setText } from '../../dom';
+// DOM work for incoming lines is batched per animation frame (render-loop.ts,
+// Transcript), and the history read before the socket opens is built in
+// back-to-back tasks. The controls around the conversation (bar, settings,
+// usage, export, queue, composer, completion) are built in pane-chrome.ts.
+import { h } from '../../dom';
 import type { Activity, Session, Worker } from '../../types';
 import type { SocketState } from '../../ws';
 import type { Pane, PaneContext } from '../registry';
 import { Banner } from './banner';
 import type { OutAttachment } from './attach-tray';
-import { apiSource } from './complete-source';
-import { Completion } from './completion';
-import { Composer } from './composer';
+import type { Composer } from './composer';
 import { ChatConnection } from './connection';
 import { CopyButtons } from './copy';
-import { exportMenu } from './export-menu';
+import { ChatChrome, messagesPath } from './pane-chrome';
 import { PermissionDock } from './permission-dock';
 import type { CliMessage, ClientFrame, PermissionRequest } from './protocol';
-import { QueuePanel, type QueueActions } from './queue-panel';
+import { RenderLoop } from './render-loop';
 import { Scroller } from './scroller';
-import { SettingsBar } from './settings-bar';
-import { NextTask } from './tasks';
+import type { SettingsBar } from './settings-bar';
 import { StopCard } from './stop-card';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 import { TodoPin, todosOf } from './tools/todo';
 import { TurnStart } from './turn-start';
 import { watchingReason, watchState } from './watch';
-import { ChatUsage } from '../../usage/chat-strip';
-
-/** Rendering time per frame; the rest of the frame stays free for input. */
-const frameBudgetMs = 8;
-
-const stateText: Record<SocketState, string> = {
-  connecting: 'connecting…',
-  open: 'live',
-  reconnecting: 'reconnecting…',
-  offline: 'offline, retrying…',
-  stopped: 'disconnected',
-  closed: 'disconnected',
-};
 
 export class ChatPane implements Pane {
   readonly el: HTMLElement;
@@ -53,21 +38,20 @@ export class ChatPane implements Pane {
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
   private readonly stopCard = new StopCard((force) => this.cancel(force));
-  private readonly composer: Composer;
-  private readonly queue: QueuePanel;
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
-  private readonly usage: ChatUsage;
-  private readonly connEl: HTMLElement;
+  /** The bar, settings, usage, queue, composer and completion (pane-chrome.ts). */
+  private readonly chrome: ChatChrome;
+  private readonly composer: Composer;
   private readonly settings: SettingsBar;
   private readonly conn: ChatConnection;
   private readonly key: string;
   private worker: Worker;
   private visible = false;
-  private frame = 0;
-  private timer: number | undefined;
-  /** Off-document slices run as tasks (no frame to wait for). */
-  private readonly slices = new NextTask(() => this.flush());
+  private readonly loop = new RenderLoop(this.transcript, () => {
+    this.copies.refresh();
+    this.scroller.keep();
+  });
   private sweepOnActivity = false;
   private socketState: SocketState = 'connecting';
   /** The worker's stored error the banner was last given, if any. */
@@ -80,22 +64,17 @@ export class ChatPane implements Pane {
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.settings = new SettingsBar(ctx.api, ctx.session.id, ctx.worker, (msg) => this.banner.show('settings', msg));
-    this.settings.update(ctx.worker, ctx.session);
-    this.composer = new Composer({ send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel(), cycleMode: () => this.settings.cycleMode() });
-    new Completion(this.composer.input, this.composer.el, apiSource(ctx.api, ctx.session.id, ctx.worker.id));
-    this.queue = new QueuePanel(queueActions(ctx, (err) => this.banner.show('queue', errorMessage(err))));
-    this.connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
-    this.usage = new ChatUsage(ctx);
+    this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
+    this.composer = this.chrome.composer;
+    this.settings = this.chrome.settings;
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
-      h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'), this.settings.el, this.usage.total,
-        exportMenu(ctx.api.workerPath(ctx.session.id, ctx.worker.id)), this.connEl),
-      this.banner.el, this.usage.notice,
+      this.chrome.bar,
+      this.banner.el, this.chrome.usage.notice,
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.stopCard.el,
       this.dock.el,
       this.todos.el,
-      this.queue.el,
+      this.chrome.queue.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
     this.composer.tray.listen(this.composer.input, this.el);
@@ -109,7 +88,7 @@ export class ChatPane implements Pane {
       stored: (m, html) => {
         this.noteWatch([m]);
         this.turnStart.stored(m);
-        if (m.type === 'result') void this.usage.refresh();
+        if (m.type === 'result') void this.chrome.usage.refresh();
         this.settings.observe(m);
         if (this.transcript.add(m, html)) this.schedule();
       },
@@ -140,7 +119,7 @@ export class ChatPane implements Pane {
       exited: (code, signal) => this.exited(code, signal),
       error: (code, message) => this.error(code, message),
       state: (s) => this.setSocketState(s),
-      queue: (items) => this.queue.set(items),
+      queue: (items) => this.chrome.queue.set(items),
     }, (after, limit) => ctx.api.request('GET', `${messagesPath(ctx)}?limit=${limit}&after=${encodeURIComponent(after)}`));
     this.setActivity(ctx.worker.activity);
     this.applyWorker();
@@ -174,14 +153,11 @@ export class ChatPane implements Pane {
   }
 
   dispose(): void {
-    cancelAnimationFrame(this.frame);
-    window.clearTimeout(this.timer);
-    this.slices.dispose();
+    this.loop.dispose();
     this.copies.dispose();
-    this.settings.dispose();
+    this.chrome.dispose();
     this.conn.dispose();
     this.scroller.dispose();
-    this.usage.dispose();
     setAsking(this.key, false);
     this.el.remove();
   }
@@ -221,7 +197,7 @@ export class ChatPane implements Pane {
     // The replay repeats the running message's stream events and the pending requests.
     this.transcript.dropLive();
     this.dock.markStale();
-    this.queue.clear(); // the replay sends the queue again when it has items
+    this.chrome.queue.clear(); // the replay sends the queue again when it has items
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.renderConn();
   }
@@ -300,57 +276,11 @@ export class ChatPane implements Pane {
   }
 
   private renderConn(): void {
-    const s = this.socketState;
-    const loading = s === 'open' && this.conn.replaying;
-    setText(this.connEl, loading ? 'loading…' : stateText[s]);
-    this.connEl.dataset.state = loading ? 'connecting' : s;
-    this.el.dataset.conn = loading ? 'loading' : s;
+    this.el.dataset.conn = this.chrome.renderConn(this.socketState, this.conn.replaying);
   }
 
-  /**
-   * Renders queued lines on the next frame (a timer while the page is hidden:
-   * no frames then). History being built off the document shows in no frame,
-   * so its next slice runs as the next task instead: input and frames still
-   * get their turn between slices, and the main thread does not idle until
-   * the next frame.
-   */
+  /** Renders what the transcript queued (render-loop.ts). */
   private schedule(): void {
-    if (this.frame !== 0 || this.timer !== undefined || this.slices.pending || !this.transcript.pending) return;
-    if (this.transcript.offDocument) {
-      this.slices.post();
-    } else if (document.visibilityState === 'hidden') {
-      this.timer = window.setTimeout(() => {
-        this.timer = undefined;
-        this.flush();
-      }, 250);
-    } else {
-      this.frame = requestAnimationFrame(() => {
-        this.frame = 0;
-        this.flush();
-      });
-    }
+    this.loop.schedule();
   }
-
-  private flush(): void {
-    const more = this.transcript.flush(performance.now() + frameBudgetMs);
-    this.copies.refresh();
-    this.scroller.keep();
-    if (more) this.schedule();
-  }
-}
-
-/** The queue panel's REST calls (docs/api-extensions.md, "Queue"). */
-function queueActions(ctx: PaneContext, failed: (err: unknown) => void): QueueActions {
-  const path = (id: string): string =>
-    `/api/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}/queue/${encodeURIComponent(id)}`;
-  return {
-    edit: (id, change) => ctx.api.request('PATCH', path(id), change),
-    remove: (id) => ctx.api.request('DELETE', path(id)),
-    failed,
-  };
-}
-
-/** The REST path of the worker's stored messages (API.md). */
-function messagesPath(ctx: PaneContext): string {
-  return `/api/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}/messages`;
 }

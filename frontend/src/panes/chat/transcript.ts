@@ -10,10 +10,8 @@ import { withAttachments } from './attach-view';
 import { LiveStream } from './live';
 import { blocksOf, deniedByPermission, num, str, type Block, type CliMessage } from './protocol';
 import { WorkQueue } from './queue';
-import {
-  note, renderApiError, renderConfigDenied, renderInit, renderResult, renderRetry, renderText,
-  renderThinking, renderUserText, markFromTerminal, renderImported, renderImportFailed,
-} from './render';
+import { note, renderApiError, renderResult, renderText, renderThinking, renderUserText, markFromTerminal } from './render';
+import { systemLine } from './system-line';
 import { resultText, ToolCard } from './tool-card';
 import { nameTaskRow, TaskList } from './tools/task-list';
 
@@ -260,45 +258,11 @@ export class Transcript {
   }
 
   private system(m: CliMessage): HTMLElement[] {
-    let el: HTMLElement | null = null;
-    switch (m.subtype) {
-      case 'init':
-        if (this.initShown) return [];
-        this.initShown = true;
-        el = renderInit(m);
-        break;
-      case 'api_retry':
-        el = renderRetry(m);
-        break;
-      case 'permission_denied':
-        this.cards.get(str(m, 'tool_use_id'))?.markDenied();
-        el = renderConfigDenied(m);
-        break;
-      case 'agentdesk_imported':
-        el = renderImported(num(m, 'count') ?? 0);
-        break;
-      case 'agentdesk_import_failed':
-        el = renderImportFailed(str(m, 'message'));
-        break;
-      case 'agentdesk_watching':
-      case 'agentdesk_watch_ended':
-        el = note(str(m, 'message'), 'chat-watch');
-        break;
-      case 'task_progress':
-        this.cards.get(str(m, 'tool_use_id'))?.subagentProgress(str(m, 'description'));
-        return [];
-      case 'task_notification':
-        this.cards.get(str(m, 'tool_use_id'))?.subagentDone(str(m, 'status') || 'completed');
-        return [];
-      case 'compact_boundary':
-        el = note('Conversation compacted', 'chat-compact');
-        break;
-      case 'status':
-        if (typeof m.permissionMode === 'string' && m.status === null) el = note(`Permission mode: ${m.permissionMode}`);
-        break;
-      default:
-        break;
+    if (m.subtype === 'init') {
+      if (this.initShown) return [];
+      this.initShown = true;
     }
+    const el = systemLine(m, this.cards);
     if (el === null) return [];
     this.container(m.parent_tool_use_id).append(el);
     return [el];
