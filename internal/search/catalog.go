@@ -58,7 +58,7 @@ func (x *Indexer) syncCatalog() error {
 		}
 		x.cat0.Titles[s.ID] = s.Title
 		if err := b.Index(titleID(s.ID), map[string]any{
-			fText: s.Title, fSID: s.ID, fRole: "title", fAt: s.CreatedAt.UTC().Format(time.RFC3339Nano),
+			fText: s.Title, fTitle: s.Title, fSID: s.ID, fTier: titleTier, fAt: s.CreatedAt.UTC().Format(time.RFC3339Nano),
 		}); err != nil {
 			return fmt.Errorf("index title of %s: %w", s.ID, err)
 		}

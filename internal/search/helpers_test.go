@@ -145,10 +145,11 @@ func waitHits(t *testing.T, x *Indexer, q, sid string, n int) []Hit {
 	t.Helper()
 	end := time.Now().Add(deadline)
 	for {
-		hits, err := x.Search(q, 100, sid)
+		res, err := x.Search(q, 100, sid)
 		if err != nil {
 			t.Fatal(err)
 		}
+		hits := res.Hits
 		if len(hits) == n {
 			return hits
 		}
