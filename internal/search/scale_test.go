@@ -60,7 +60,7 @@ func TestSearchOutOfTimeIsPartial(t *testing.T) {
 	x := e.open(nil)
 	e.append("w1", "a", userLine("quince jelly"))
 	waitHits(t, x, "quince", "", 1)
-	x.deadline = -1 // already over when the search starts
+	x.deadline = -1                           // already over when the search starts
 	for _, budget := range []uint64{100, 0} { // ranks all, then the newest tiers
 		rankAllBudget = budget
 		res, err := x.Search("quince", 10, "")
