@@ -85,20 +85,6 @@ func (x *Indexer) syncCatalog() error {
 
 func titleID(sid string) string { return "t/" + sid }
 
-// write commits b with the catalog.
-func (x *Indexer) write(b *bleve.Batch) error {
-	if err := x.putCatalog(b); err != nil {
-		return err
-	}
-	if x.beforeBatch != nil {
-		x.beforeBatch()
-	}
-	if err := x.idx.Batch(b); err != nil {
-		return fmt.Errorf("write search batch: %w", err)
-	}
-	return nil
-}
-
 // dropWorker removes every document of a deleted worker, page by page.
 func (x *Indexer) dropWorker(wid string) error {
 	q := bleve.NewTermQuery(wid)

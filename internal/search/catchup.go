@@ -11,14 +11,14 @@ import (
 )
 
 // pageSize is how many messages are read from the store at a time.
-const pageSize = 1000
+var pageSize = 1000 // a variable only for tests, as batchDocs
 
 // batchDocs is about how many messages one index batch takes: the pages
 // of several workers go into one batch, because each batch becomes a
 // segment of the index that is merged later, so a few large batches cost
 // much less than many small ones (during a burst, each worker has only a
 // few new messages at every pass).
-const batchDocs = 5000
+var batchDocs = 5000
 
 // maxPages bounds one catch-up of a worker, so that a worker with a long
 // backlog does not hold the others back: it is woken again to go on.
@@ -80,22 +80,6 @@ func (x *Indexer) add(sid, wid string, msgs []persist.Message) error {
 	x.batch.SetInternal([]byte(keySeqPfx+wid), strconv.AppendUint(nil, msgs[len(msgs)-1].Seq, 10))
 	x.batch.SetInternal([]byte(keyOrd), strconv.AppendUint(nil, x.batchOrd, 10))
 	x.cat0.Workers[wid] = sid
-	return nil
-}
-
-// flush writes the open batch. When it fails, what it held is read from
-// the store again at the next pass (the seq marks were in it).
-func (x *Indexer) flush() error {
-	b := x.batch
-	x.batch, x.batchN = nil, 0
-	if b == nil {
-		return nil
-	}
-	if err := x.write(b); err != nil {
-		x.batchOrd = x.ord.Load()
-		return err
-	}
-	x.ord.Store(x.batchOrd)
 	return nil
 }
 

@@ -84,7 +84,7 @@ func newEnv(t *testing.T) *env {
 
 // open starts an indexer woken by the store's commits; it is closed when
 // the test ends unless the test closes it.
-func (e *env) open(beforeBatch func()) *Indexer {
+func (e *env) open(beforeBatch func() error) *Indexer {
 	e.t.Helper()
 	x, err := open(e.dir, e.store, e.cat, nil, beforeBatch)
 	if err != nil {

@@ -50,9 +50,11 @@ type Indexer struct {
 	batch    *bleve.Batch // the open batch (catchup.go), nil when none
 	batchN   int          // messages read into batch
 	batchOrd uint64       // the next ordinal, counting batch
+	inflight chan error   // the batch being written (writer.go), nil when none
 
-	// beforeBatch, when set (tests), runs before each batch is written.
-	beforeBatch func()
+	// beforeBatch, when set (tests), runs before each batch is written; an
+	// error fails the batch.
+	beforeBatch func() error
 }
 
 // Open opens (or builds) the index in dir and starts the indexer, which
@@ -61,7 +63,7 @@ func Open(dir string, store *persist.Store, cat Catalog, log *slog.Logger) (*Ind
 	return open(dir, store, cat, log, nil)
 }
 
-func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, beforeBatch func()) (*Indexer, error) {
+func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, beforeBatch func() error) (*Indexer, error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -225,5 +227,9 @@ func (x *Indexer) pass(pending map[string]struct{}, sweep bool) error {
 	if x.stopped() {
 		return nil // not written: caught up at the next start
 	}
-	return errors.Join(append(errs, x.flush())...)
+	err := x.flush()
+	if err == nil {
+		err = x.wait() // the next pass reads the seq marks from the index
+	}
+	return errors.Join(append(errs, err)...)
 }

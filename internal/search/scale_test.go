@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -82,11 +83,12 @@ func TestOneBatchForManyWorkers(t *testing.T) {
 	entered := make(chan struct{}, 1)
 	release := make(chan struct{})
 	var batches atomic.Int32
-	x := e.open(func() {
+	x := e.open(func() error {
 		if batches.Add(1) == 1 {
 			entered <- struct{}{}
 			<-release // the first batch (the titles) waits until every worker has messages
 		}
+		return nil
 	})
 	<-entered
 	for _, s := range ss {
@@ -131,4 +133,30 @@ func TestOldIndexIsRebuilt(t *testing.T) {
 	if err != nil || len(res.Hits) != 1 || res.Hits[0].Role != "title" || res.Hits[0].Snippet != "<mark>Deploy</mark> notes" {
 		t.Errorf("title after the rebuild: %+v %v", res, err)
 	}
+}
+
+// When a batch fails to be written, the batch prepared behind it is not
+// written either (its seq marks would skip the failed messages): at the
+// next change, everything after the last written mark is indexed again.
+func TestFailedBatchLosesNoMessage(t *testing.T) {
+	oldPage, oldDocs := pageSize, batchDocs
+	pageSize, batchDocs = 1, 1 // one message per batch
+	t.Cleanup(func() { pageSize, batchDocs = oldPage, oldDocs })
+	e := newEnv(t)
+	e.cat.set(session("s1", "t", "w1"))
+	for i := range 3 {
+		e.append("w1", fmt.Sprintf("u%d", i), userLine("tangerine"))
+	}
+	var batches atomic.Int32
+	failed := make(chan struct{})
+	x := e.open(func() error {
+		if batches.Add(1) == 2 { // the first is the titles', the second the first message's
+			close(failed)
+			return errors.New("disk full")
+		}
+		return nil
+	})
+	<-failed
+	e.append("w1", "u3", userLine("tangerine")) // a change: the indexer tries again
+	waitHits(t, x, "tangerine", "", 4)
 }
