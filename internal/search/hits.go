@@ -112,13 +112,17 @@ func snippet(x *Indexer, text string, p *queryPlan) string {
 	return b.String()
 }
 
-// backRunes is the offset n runes before i in s, moved forward to just
-// after a space when one is near, so the snippet starts on a word.
+// backRunes is the offset n runes before i in s (0 when s has no more),
+// moved forward to just after a space when one is near, so that a cut
+// snippet starts on a word.
 func backRunes(s string, i, n int) int {
 	j := i
 	for ; n > 0 && j > 0; n-- {
 		_, size := utf8.DecodeLastRuneInString(s[:j])
 		j -= size
+	}
+	if j == 0 {
+		return 0 // the whole start fits
 	}
 	if k := strings.IndexAny(s[j:i], " \n\t"); k >= 0 {
 		j += k + 1
