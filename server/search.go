@@ -24,8 +24,11 @@ func (s *Server) searchRoutes(api *echo.Group) {
 	api.GET("/search", s.searchHandler)
 }
 
+// searchAnswer: partial is only present (true) when the search ran out of
+// time before ranking everything it meant to (docs/api-extensions.md).
 type searchAnswer struct {
-	Hits []search.Hit `json:"hits"`
+	Hits    []search.Hit `json:"hits"`
+	Partial bool         `json:"partial,omitempty"`
 }
 
 func (s *Server) searchHandler(c echo.Context) error {
@@ -50,9 +53,9 @@ func (s *Server) searchHandler(c echo.Context) error {
 	if s.search == nil {
 		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "search is not available on this server")
 	}
-	hits, err := s.search.Search(q, limit, sid)
+	res, err := s.search.Search(q, limit, sid)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, searchAnswer{Hits: hits})
+	return c.JSON(http.StatusOK, searchAnswer{Hits: res.Hits, Partial: res.Partial})
 }

@@ -58,7 +58,7 @@ func (x *Indexer) syncCatalog() error {
 		}
 		x.cat0.Titles[s.ID] = s.Title
 		if err := b.Index(titleID(s.ID), map[string]any{
-			fText: s.Title, fSID: s.ID, fRole: "title", fAt: s.CreatedAt.UTC().Format(time.RFC3339Nano),
+			fText: s.Title, fTitle: s.Title, fSID: s.ID, fTier: titleTier, fAt: s.CreatedAt.UTC().Format(time.RFC3339Nano),
 		}); err != nil {
 			return fmt.Errorf("index title of %s: %w", s.ID, err)
 		}
@@ -84,20 +84,6 @@ func (x *Indexer) syncCatalog() error {
 }
 
 func titleID(sid string) string { return "t/" + sid }
-
-// write commits b with the catalog.
-func (x *Indexer) write(b *bleve.Batch) error {
-	if err := x.putCatalog(b); err != nil {
-		return err
-	}
-	if x.beforeBatch != nil {
-		x.beforeBatch()
-	}
-	if err := x.idx.Batch(b); err != nil {
-		return fmt.Errorf("write search batch: %w", err)
-	}
-	return nil
-}
 
 // dropWorker removes every document of a deleted worker, page by page.
 func (x *Indexer) dropWorker(wid string) error {

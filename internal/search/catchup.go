@@ -6,16 +6,26 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"github.com/agentdesk/agentdesk/persist"
 )
 
-// pageSize is how many messages one index batch takes.
-const pageSize = 1000
+// pageSize is how many messages are read from the store at a time.
+var pageSize = 1000 // a variable only for tests, as batchDocs
+
+// batchDocs is about how many messages one index batch takes: the pages
+// of several workers go into one batch, because each batch becomes a
+// segment of the index that is merged later, so a few large batches cost
+// much less than many small ones (during a burst, each worker has only a
+// few new messages at every pass).
+var batchDocs = 5000
 
 // maxPages bounds one catch-up of a worker, so that a worker with a long
 // backlog does not hold the others back: it is woken again to go on.
 const maxPages = 20
 
-// catchUp indexes the committed messages of wid after its last indexed seq.
+// catchUp adds the committed messages of wid after its last indexed seq to
+// the open batch, writing it whenever it is full.
 func (x *Indexer) catchUp(wid string) error {
 	sid := x.known[wid]
 	after, err := x.indexedSeq(wid)
@@ -33,18 +43,14 @@ func (x *Indexer) catchUp(wid string) error {
 		if len(msgs) == 0 {
 			return nil
 		}
-		b := x.idx.NewBatch()
-		now := time.Now().UTC()
-		for _, m := range msgs {
-			if err := indexMessage(b, sid, wid, m.Seq, m.Data, now); err != nil {
-				return err
-			}
+		if err := x.add(sid, wid, msgs); err != nil {
+			return err
 		}
 		after = msgs[len(msgs)-1].Seq
-		b.SetInternal([]byte(keySeqPfx+wid), strconv.AppendUint(nil, after, 10))
-		x.cat0.Workers[wid] = sid
-		if err := x.write(b); err != nil {
-			return err
+		if x.batchN >= batchDocs {
+			if err := x.flush(); err != nil {
+				return err
+			}
 		}
 		if len(msgs) < pageSize {
 			return nil
@@ -54,24 +60,51 @@ func (x *Indexer) catchUp(wid string) error {
 	return nil
 }
 
-func indexMessage(b *bleve.Batch, sid, wid string, seq uint64, data []byte, now time.Time) error {
+// add puts msgs of wid into the open batch, with wid's seq mark and the
+// next ordinal, so that they are written together.
+func (x *Indexer) add(sid, wid string, msgs []persist.Message) error {
+	if x.batch == nil {
+		x.batch = x.idx.NewBatch()
+	}
+	now := time.Now().UTC()
+	for _, m := range msgs {
+		ok, err := indexMessage(x.batch, sid, wid, m.Seq, m.Data, now, x.batchOrd)
+		if err != nil {
+			return err
+		}
+		if ok {
+			x.batchOrd++
+		}
+	}
+	x.batchN += len(msgs)
+	x.batch.SetInternal([]byte(keySeqPfx+wid), strconv.AppendUint(nil, msgs[len(msgs)-1].Seq, 10))
+	x.batch.SetInternal([]byte(keyOrd), strconv.AppendUint(nil, x.batchOrd, 10))
+	x.cat0.Workers[wid] = sid
+	return nil
+}
+
+// indexMessage adds the message's document to b, in the tier of ord;
+// false when the message has nothing to index.
+func indexMessage(b *bleve.Batch, sid, wid string, seq uint64, data []byte, now time.Time, ord uint64) (bool, error) {
 	e, ok := extract(data)
 	if !ok {
-		return nil
+		return false, nil
 	}
 	if e.at.IsZero() {
 		e.at = now // the CLI's lines carry no time; they were committed just now
 	}
-	id := wid + "/" + strconv.FormatUint(seq, 10)
+	id := messageID(wid, seq)
 	err := b.Index(id, map[string]any{
-		fText: e.text, fSID: sid, fWID: wid, fUUID: e.uuid, fRole: e.role,
+		fText: e.text, fSID: sid, fWID: wid, fTier: tierName(ord),
 		fAt: e.at.UTC().Format(time.RFC3339Nano),
 	})
 	if err != nil {
-		return fmt.Errorf("index message %s: %w", id, err)
+		return false, fmt.Errorf("index message %s: %w", id, err)
 	}
-	return nil
+	return true, nil
 }
+
+func messageID(wid string, seq uint64) string { return wid + "/" + strconv.FormatUint(seq, 10) }
 
 func (x *Indexer) indexedSeq(wid string) (uint64, error) {
 	v, err := x.idx.GetInternal([]byte(keySeqPfx + wid))

@@ -24,49 +24,62 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
-// Document fields.
+// Document fields. Only what a query needs is indexed, and only what the
+// store cannot give back is stored: a hit's text, uuid and role are read
+// back from the store (a message) or the catalog's copy in the index (a
+// title), so the index keeps no stored text and no term vectors, which
+// made most of its size and of the time to build it.
 const (
-	fText = "text" // analysed, stored (for the snippet)
-	fSID  = "sid"  // session id, keyword
-	fWID  = "wid"  // worker id, keyword
-	fUUID = "uuid" // stored only
-	fRole = "role" // stored only: user, assistant or title
-	fAt   = "at"   // stored only: RFC 3339 time
+	fText  = "text"  // analysed; norms and frequencies for ranking, nothing stored
+	fSID   = "sid"   // session id: keyword, stored
+	fWID   = "wid"   // worker id: keyword, not stored (the document id has it)
+	fTier  = "tier"  // recency tier (tier.go): keyword, not stored
+	fAt    = "at"    // stored only: RFC 3339 time
+	fTitle = "title" // stored only, on title documents: the title as indexed
 )
 
 // analyzer is the text field's analyzer, used for queries too.
 const analyzer = "words"
 
-// mappingVersion is kept in the index; an index of another version is
-// rebuilt.
-const mappingVersion = "1"
+// mappingVersion is kept in the index; an index of another version
+// (version 1 stored text and term vectors) is rebuilt.
+const mappingVersion = "2"
 
 func newMapping() mapping.IndexMapping {
 	text := bleve.NewTextFieldMapping()
 	text.Analyzer = analyzer
-	text.Store = true
-	text.IncludeTermVectors = true // the highlighter needs term locations
+	text.Store = false
+	text.IncludeTermVectors = false
+	text.DocValues = false
 	text.IncludeInAll = false
 
-	kw := bleve.NewTextFieldMapping()
-	kw.Analyzer = keyword.Name
-	kw.Store = true
-	kw.IncludeTermVectors = false
-	kw.IncludeInAll = false
+	kw := func(store bool) *mapping.FieldMapping {
+		m := bleve.NewTextFieldMapping()
+		m.Analyzer = keyword.Name
+		m.Store = store
+		m.IncludeTermVectors = false
+		m.DocValues = false
+		m.IncludeInAll = false
+		return m
+	}
 
 	stored := bleve.NewTextFieldMapping()
 	stored.Index = false
 	stored.Store = true
 	stored.IncludeTermVectors = false
+	stored.DocValues = false
 	stored.IncludeInAll = false
 
 	dm := bleve.NewDocumentStaticMapping()
 	dm.AddFieldMappingsAt(fText, text)
-	dm.AddFieldMappingsAt(fSID, kw)
-	dm.AddFieldMappingsAt(fWID, kw)
-	for _, f := range []string{fUUID, fRole, fAt} {
-		dm.AddFieldMappingsAt(f, stored)
-	}
+	dm.AddFieldMappingsAt(fSID, kw(true))
+	dm.AddFieldMappingsAt(fWID, kw(false))
+	dm.AddFieldMappingsAt(fTier, kw(false))
+	dm.AddFieldMappingsAt(fAt, stored)
+	dm.AddFieldMappingsAt(fTitle, stored)
+	// No composite "_all" field: every query names its field, and building
+	// the empty composite still cost a tenth of the indexing time.
+	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	im := bleve.NewIndexMapping()
 	// Words split on Unicode word boundaries and lower-cased, nothing more:
 	// no stemming, so a prefix of a typed word matches, and no stop words,

@@ -84,7 +84,7 @@ func newEnv(t *testing.T) *env {
 
 // open starts an indexer woken by the store's commits; it is closed when
 // the test ends unless the test closes it.
-func (e *env) open(beforeBatch func()) *Indexer {
+func (e *env) open(beforeBatch func() error) *Indexer {
 	e.t.Helper()
 	x, err := open(e.dir, e.store, e.cat, nil, beforeBatch)
 	if err != nil {
@@ -145,10 +145,11 @@ func waitHits(t *testing.T, x *Indexer, q, sid string, n int) []Hit {
 	t.Helper()
 	end := time.Now().Add(deadline)
 	for {
-		hits, err := x.Search(q, 100, sid)
+		res, err := x.Search(q, 100, sid)
 		if err != nil {
 			t.Fatal(err)
 		}
+		hits := res.Hits
 		if len(hits) == n {
 			return hits
 		}

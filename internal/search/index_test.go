@@ -34,8 +34,8 @@ func TestIndexesCommittedMessages(t *testing.T) {
 	if th := waitHits(t, x, "deploy", "", 1)[0]; th.Role != "title" || th.SessionID != "s1" || th.UUID != "" {
 		t.Errorf("title hit = %+v", th)
 	}
-	if hits, _ := x.Search("frobnicator zanzibar", 10, ""); len(hits) != 0 {
-		t.Errorf("every word must match, got %+v", hits)
+	if res, _ := x.Search("frobnicator zanzibar", 10, ""); len(res.Hits) != 0 {
+		t.Errorf("every word must match, got %+v", res.Hits)
 	}
 }
 

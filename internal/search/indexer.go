@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 
@@ -28,6 +30,9 @@ type Indexer struct {
 
 	idxMu sync.RWMutex // guards idx against Close; bleve itself is safe for concurrent use
 	idx   bleve.Index
+	ord   atomic.Uint64 // the next message's ordinal (tier.go); written by the run goroutine
+
+	deadline time.Duration // bounds one search: searchDeadline, shorter in tests
 
 	mu      sync.Mutex // guards pending and sweep: held only to swap them
 	pending map[string]struct{}
@@ -42,8 +47,14 @@ type Indexer struct {
 	known map[string]string // worker id → session id, from the catalog
 	cat0  catalog           // what the index holds
 
-	// beforeBatch, when set (tests), runs before each batch is written.
-	beforeBatch func()
+	batch    *bleve.Batch // the open batch (catchup.go), nil when none
+	batchN   int          // messages read into batch
+	batchOrd uint64       // the next ordinal, counting batch
+	inflight chan error   // the batch being written (writer.go), nil when none
+
+	// beforeBatch, when set (tests), runs before each batch is written; an
+	// error fails the batch.
+	beforeBatch func() error
 }
 
 // Open opens (or builds) the index in dir and starts the indexer, which
@@ -52,7 +63,7 @@ func Open(dir string, store *persist.Store, cat Catalog, log *slog.Logger) (*Ind
 	return open(dir, store, cat, log, nil)
 }
 
-func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, beforeBatch func()) (*Indexer, error) {
+func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, beforeBatch func() error) (*Indexer, error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -65,11 +76,18 @@ func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, befor
 		_ = idx.Close()
 		return nil, err
 	}
+	ord, err := loadOrd(idx)
+	if err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
 	x := &Indexer{
-		store: store, cat: cat, log: log, idx: idx, cat0: c,
+		store: store, cat: cat, log: log, idx: idx, cat0: c, deadline: searchDeadline,
 		pending: map[string]struct{}{}, sweep: true, wake: make(chan struct{}, 1),
 		stop: make(chan struct{}), beforeBatch: beforeBatch,
 	}
+	x.ord.Store(ord)
+	x.batchOrd = ord
 	x.wake <- struct{}{} // the first pass sweeps everything
 	sub, _, err := cat.Subscribe()
 	if err != nil {
@@ -206,5 +224,12 @@ func (x *Indexer) pass(pending map[string]struct{}, sweep bool) error {
 			errs = append(errs, err)
 		}
 	}
-	return errors.Join(errs...)
+	if x.stopped() {
+		return nil // not written: caught up at the next start
+	}
+	err := x.flush()
+	if err == nil {
+		err = x.wait() // the next pass reads the seq marks from the index
+	}
+	return errors.Join(append(errs, err)...)
 }

@@ -1,13 +1,13 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"html"
-	"strings"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	htmlfmt "github.com/blevesearch/bleve/v2/search/highlight/format/html"
+	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -22,6 +22,14 @@ type Hit struct {
 	CreatedAt string `json:"createdAt"`
 }
 
+// Result is the answer to a search. Partial is set when the search ran
+// out of time (searchDeadline) before it had looked at every message it
+// meant to rank: the hits are the best of what it had looked at.
+type Result struct {
+	Hits    []Hit
+	Partial bool
+}
+
 // ErrClosed is returned by Search after Close.
 var ErrClosed = errors.New("search index closed")
 
@@ -29,82 +37,117 @@ var ErrClosed = errors.New("search index closed")
 // shorter one would expand to too many terms.
 const minPrefix = 3
 
+// searchDeadline bounds one search, the last guard when ranking takes long
+// on a loaded machine; a search cut by it answers partial.
+const searchDeadline = 400 * time.Millisecond
+
 // Search returns the best hits for q, at most limit, only of sessionID
 // when it is not "". Every word must match; the last one also matches as
-// a prefix, so results come while a word is being typed.
-func (x *Indexer) Search(q string, limit int, sessionID string) ([]Hit, error) {
+// a prefix, so results come while a word is being typed. When even the
+// rarest part of the query is in too many messages to rank them all
+// quickly, only the most recent ones are ranked (tier.go).
+func (x *Indexer) Search(q string, limit int, sessionID string) (Result, error) {
 	x.idxMu.RLock()
 	defer x.idxMu.RUnlock()
 	if x.idx == nil {
-		return nil, ErrClosed
+		return Result{}, ErrClosed
 	}
-	qq := x.buildQuery(q, sessionID)
-	if qq == nil {
-		return []Hit{}, nil
+	p, err := x.plan(q, sessionID)
+	if err != nil || p == nil {
+		return Result{Hits: []Hit{}}, err
 	}
-	req := bleve.NewSearchRequestOptions(qq, limit, 0, false)
-	req.Fields = []string{fSID, fWID, fUUID, fRole, fAt, fText}
-	req.Highlight = bleve.NewHighlightWithStyle(htmlfmt.Name)
-	req.Highlight.Fields = []string{fText}
-	res, err := x.idx.Search(req)
+	ctx, cancel := context.WithTimeout(context.Background(), x.deadline)
+	defer cancel()
+	var matches []*search.DocumentMatch
+	partial := false
+	if p.cost <= rankAllBudget {
+		matches, err = x.searchTop(ctx, p.query(), limit)
+		if errors.Is(err, context.DeadlineExceeded) {
+			partial, err = true, nil
+		}
+	} else {
+		matches, partial, err = x.searchRecent(ctx, p, limit)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Hits: x.toHits(matches, p), Partial: partial}, nil
+}
+
+// searchTop is one bleve search returning the top limit matches.
+func (x *Indexer) searchTop(ctx context.Context, q query.Query, limit int) ([]*search.DocumentMatch, error) {
+	req := bleve.NewSearchRequestOptions(q, limit, 0, false)
+	req.Fields = []string{fSID, fAt, fTitle}
+	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	hits := make([]Hit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		hits = append(hits, toHit(h.Fields, h.Fragments[fText]))
-	}
-	return hits, nil
+	return res.Hits, nil
 }
 
-func toHit(f map[string]any, frags []string) Hit {
-	str := func(k string) string { s, _ := f[k].(string); return s }
-	snippet := strings.Join(frags, " … ")
-	if snippet == "" {
-		snippet = html.EscapeString(clipRunes(str(fText), 200))
-	}
-	return Hit{SessionID: str(fSID), WorkerID: str(fWID), UUID: str(fUUID), Role: str(fRole), Snippet: snippet, CreatedAt: str(fAt)}
+// queryPlan is a query split into its words, with the cost of its
+// cheapest part: the number of documents that part matches, which bounds
+// how many documents the conjunction scores.
+type queryPlan struct {
+	words  []string // analysed, in order
+	prefix bool     // the last word also matches as a prefix
+	parts  []query.Query
+	cost   uint64
 }
 
-func clipRunes(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
-}
+func (p *queryPlan) query() query.Query { return bleve.NewConjunctionQuery(p.parts...) }
 
-// buildQuery turns the typed words, split by the index's own analyzer,
-// into a query; nil when there are none.
-func (x *Indexer) buildQuery(q, sessionID string) query.Query {
+// plan splits q with the index's own analyzer; nil when it has no words.
+func (x *Indexer) plan(q, sessionID string) (*queryPlan, error) {
 	an := x.idx.Mapping().AnalyzerNamed(analyzer)
 	if an == nil {
-		return nil
+		return nil, nil
 	}
-	var parts []query.Query
-	toks := an.Analyze([]byte(q))
-	for i, t := range toks {
-		word := string(t.Term)
-		exact := bleve.NewTermQuery(word)
+	p := &queryPlan{}
+	for _, t := range an.Analyze([]byte(q)) {
+		p.words = append(p.words, string(t.Term))
+	}
+	if len(p.words) == 0 {
+		return nil, nil
+	}
+	last := len(p.words) - 1
+	p.prefix = len([]rune(p.words[last])) >= minPrefix
+	ai, err := x.idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	r, err := ai.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer func() { _ = r.Close() }()
+	p.cost = ^uint64(0)
+	for i, w := range p.words {
+		exact := bleve.NewTermQuery(w)
 		exact.SetField(fText)
-		if i < len(toks)-1 || len([]rune(word)) < minPrefix {
-			parts = append(parts, exact)
+		c, err := docFreq(r, fText, w, i == last && p.prefix)
+		if err != nil {
+			return nil, err
+		}
+		p.cost = min(p.cost, c)
+		if i < last || !p.prefix {
+			p.parts = append(p.parts, exact)
 			continue
 		}
 		exact.SetBoost(2) // a whole word ranks above a longer word it starts
-		prefix := bleve.NewPrefixQuery(word)
-		prefix.SetField(fText)
-		parts = append(parts, bleve.NewDisjunctionQuery(exact, prefix))
-	}
-	if len(parts) == 0 {
-		return nil
+		pq := bleve.NewPrefixQuery(w)
+		pq.SetField(fText)
+		p.parts = append(p.parts, bleve.NewDisjunctionQuery(exact, pq))
 	}
 	if sessionID != "" {
 		s := bleve.NewTermQuery(sessionID)
 		s.SetField(fSID)
-		parts = append(parts, s)
+		p.parts = append(p.parts, s)
+		c, err := docFreq(r, fSID, sessionID, false)
+		if err != nil {
+			return nil, err
+		}
+		p.cost = min(p.cost, c)
 	}
-	return bleve.NewConjunctionQuery(parts...)
+	return p, nil
 }

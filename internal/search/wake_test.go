@@ -15,12 +15,13 @@ func TestWakeNeverBlocksTheStore(t *testing.T) {
 	e.cat.set(session("s1", "t", "w1"))
 	entered := make(chan struct{}, 1)
 	release := make(chan struct{})
-	x := e.open(func() {
+	x := e.open(func() error {
 		select {
 		case entered <- struct{}{}:
 		default:
 		}
 		<-release
+		return nil
 	})
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
