@@ -112,7 +112,7 @@ func TestPushCorruptKeysRefuseStart(t *testing.T) {
 
 type pushMsg struct {
 	Title, Body, URL, Tag, SessionID, WorkerID, Kind, RequestID string
-	Actions                                                    []struct{ Action, Title string }
+	Actions                                                     []struct{ Action, Title string }
 }
 
 func decode(t *testing.T, s subscriber, p pushed) pushMsg {
