@@ -1,7 +1,8 @@
 // Browser tests of Web Push (issue 16): the service worker shows a pushed
 // notification (delivered through CDP ServiceWorker.deliverPushMessage,
 // with the payload the server sends), its Allow button answers the
-// permission with the page's sign-in, tapping it opens the session, and
+// permission with the page's sign-in, tapping it opens the session, no push
+// goes out for the session a visible tab shows (viewing frames), and
 // the "Push notifications" switch in the inbox panel subscribes and
 // unsubscribes. Headless Chromium has no push service to subscribe with,
 // so the switch test stands in for PushManager.subscribe (see below).
@@ -9,7 +10,8 @@
 // the service worker's test message, which runs the same handler.
 // Screenshots of the switch go to $SHOTS_DIR when set.
 import assert from 'node:assert/strict';
-import { createECDH, randomBytes } from 'node:crypto';
+import { createECDH, createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -136,6 +138,46 @@ describe('web push', { timeout: 400_000 }, () => {
     await page.locator('.session-heading', { hasText: 'tapped' }).waitFor();
     assert.deepEqual(page.errors, []);
     await page.context().close();
+  });
+
+  test('no push for the session a visible tab shows; the other session is pushed', async () => {
+    // A push service on 127.0.0.1 that records each push's Topic (the server
+    // derives it from the worker id).
+    const topics = [];
+    const svc = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        topics.push(req.headers.topic);
+        res.writeHead(201).end();
+      });
+    });
+    await new Promise((r) => svc.listen(0, '127.0.0.1', r));
+    const endpoint = `http://127.0.0.1:${svc.address().port}/push/presence`;
+    const ecdh = createECDH('prime256v1');
+    await api(server, 'POST', '/api/push/subscriptions', { endpoint, keys: { p256dh: ecdh.generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') } });
+    try {
+      const seen = await api(server, 'POST', '/api/sessions', { cwd: await server.tempDir(), title: 'seen' });
+      const away = await api(server, 'POST', '/api/sessions', { cwd: await server.tempDir(), title: 'away' });
+      const widOf = (s) => s.workers.find((w) => w.kind === 'sdk').id;
+      const topic = (wid) => createHash('sha256').update(wid).digest().subarray(0, 24).toString('base64url');
+      const page = await newPage(browser, desktop);
+      await signIn(page, server, `/s/${seen.id}`);
+      await page.locator('.session-heading', { hasText: 'seen' }).waitFor();
+      await page.locator('.conn[data-state="open"]').waitFor();
+      const waiting = (wid) => until(async () => (await api(server, 'GET', '/api/attention')).items.some((i) => i.workerId === wid && i.kind === 'permission'), 'the permission');
+      await api(server, 'POST', `/api/sessions/${seen.id}/workers/${widOf(seen)}/input`, { content: 'run the tests' });
+      await waiting(widOf(seen));
+      await api(server, 'POST', `/api/sessions/${away.id}/workers/${widOf(away)}/input`, { content: 'run the tests' });
+      await waiting(widOf(away));
+      // Pushes leave in order: had the viewed session's been pushed, it would come first.
+      await until(() => topics.length > 0, 'a push');
+      assert.equal(topics[0], topic(widOf(away)), 'the first push is the session no tab shows');
+      assert.ok(!topics.includes(topic(widOf(seen))), 'the viewed session was not pushed');
+      await page.context().close();
+    } finally {
+      await api(server, 'DELETE', '/api/push/subscriptions', { endpoint });
+      svc.close();
+    }
   });
 
   for (const [size, opts] of [['phone', phone], ['desktop', desktop]]) {

@@ -166,7 +166,7 @@ func newPushPayload(it attentionItem, what string) pushPayload {
 		label = "agentdesk"
 	}
 	p := pushPayload{
-		Title: clip(label) + ": " + what, Body: it.Title,
+		Title: clip(label) + ": " + what, Body: clip(it.Title),
 		URL:       "/s/" + url.PathEscape(it.SessionID) + "/w/" + url.PathEscape(it.WorkerID),
 		Tag:       "agentdesk-" + it.SessionID + "-" + it.WorkerID,
 		SessionID: it.SessionID, WorkerID: it.WorkerID, Kind: it.Kind, RequestID: requestID(it.Request),
