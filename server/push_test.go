@@ -69,6 +69,9 @@ func TestPushKeysAndSubscriptions(t *testing.T) {
 	}
 	subscribe(t, e, good)
 	subscribe(t, e, good) // the same endpoint again replaces it
+	if fi, err := os.Stat(filepath.Join(e.dir, "push-subscriptions.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("push-subscriptions.json: %v %v", fi, err)
+	}
 	loop := newSubscriber(t, "http://127.0.0.1:9/push").sub
 	subscribe(t, e, loop)
 	if a := e.do("DELETE", "/api/push/subscriptions", map[string]string{"endpoint": "https://nope.test/"}); a.status != 404 || a.errCode(t) != "not_found" {
