@@ -191,16 +191,24 @@ describe('web push', { timeout: 400_000 }, () => {
       const ecdh = createECDH('prime256v1');
       const keys = { p256dh: ecdh.generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') };
       await page.addInitScript((subKeys) => {
-        let current = null;
+        // The subscription outlives a reload, as a browser's does (sessionStorage).
+        const saved = sessionStorage.getItem('fake-push-key');
         const fake = (key) => ({
           endpoint: 'https://push.example.test/send/e2e-' + location.port,
-          options: { applicationServerKey: key },
+          options: { applicationServerKey: new Uint8Array(key).buffer },
           toJSON() {
             return { endpoint: this.endpoint, expirationTime: null, keys: subKeys };
           },
-          async unsubscribe() { current = null; return true; },
+          async unsubscribe() { current = null; sessionStorage.removeItem('fake-push-key'); return true; },
         });
-        PushManager.prototype.subscribe = async function (o) { current = fake(o.applicationServerKey); window.subscribedKey = Array.from(new Uint8Array(o.applicationServerKey)); return current; };
+        let current = saved === null ? null : fake(JSON.parse(saved));
+        PushManager.prototype.subscribe = async function (o) {
+          const key = Array.from(new Uint8Array(o.applicationServerKey));
+          sessionStorage.setItem('fake-push-key', JSON.stringify(key));
+          window.subscribedKey = key;
+          current = fake(key);
+          return current;
+        };
         PushManager.prototype.getSubscription = async function () { return current; };
       }, keys);
       await signIn(page, server);
@@ -223,6 +231,24 @@ describe('web push', { timeout: 400_000 }, () => {
       const stored = JSON.parse(await readFile(file, 'utf8'));
       assert.deepEqual(stored.map((x) => x.endpoint), [`https://push.example.test/send/e2e-${new URL(server.url).port}`]);
       await shoot(page, `push-switch-${size}`);
+
+      // A reload finds the subscription and shows the switch on.
+      const reopen = async () => {
+        await page.reload();
+        await page.locator('.conn[data-state="open"]').waitFor();
+        if (size === 'phone') await page.locator('.menu-btn').click();
+        await page.locator('.inbox-btn').click();
+      };
+      await reopen();
+      await page.locator('.push-switch[aria-checked="true"]').waitFor();
+      // A subscription made with other keys (the server's data dir is new) is dropped, and the switch says so.
+      await page.evaluate(() => sessionStorage.setItem('fake-push-key', JSON.stringify(Array(65).fill(4))));
+      await reopen();
+      await page.locator('.push-note', { hasText: 'push keys changed' }).waitFor();
+      assert.equal(await sw.getAttribute('aria-checked'), 'false');
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('fake-push-key')), null, 'unsubscribed');
+      await sw.click();
+      await page.locator('.push-switch[aria-checked="true"]').waitFor();
 
       await sw.click();
       await page.locator('.push-switch[aria-checked="false"]').waitFor();

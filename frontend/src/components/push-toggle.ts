@@ -22,6 +22,14 @@ function keyBytes(b64url: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** Whether a subscription's applicationServerKey is the server's key (unknown counts as the same). */
+function sameKey(key: ArrayBuffer | null, b64url: string): boolean {
+  if (key === null) return true;
+  const want = keyBytes(b64url);
+  const got = new Uint8Array(key);
+  return got.length === want.length && got.every((b, i) => b === want[i]);
+}
+
 async function registration(): Promise<ServiceWorkerRegistration> {
   // pwa.ts registers late (after load, when idle); registering again is a no-op.
   await navigator.serviceWorker.register('/sw.js', { scope: '/' });
@@ -59,6 +67,14 @@ export class PushToggle {
       const reg = await navigator.serviceWorker.getRegistration('/');
       const sub = await reg?.pushManager.getSubscription();
       if (sub === null || sub === undefined || Notification.permission !== 'granted') return;
+      const { publicKey } = await this.api.request<{ publicKey: string }>('GET', '/api/push/key');
+      if (!sameKey(sub.options.applicationServerKey, publicKey)) {
+        // The server has new keys (a new data dir): this subscription is dead.
+        await this.api.request('DELETE', '/api/push/subscriptions', { endpoint: sub.endpoint }).catch(() => undefined);
+        await sub.unsubscribe();
+        this.set(false, 'The server’s push keys changed: turn push on again.');
+        return;
+      }
       await this.api.request('POST', '/api/push/subscriptions', sub.toJSON());
       this.set(true);
     } catch {
