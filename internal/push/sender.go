@@ -63,8 +63,7 @@ func NewSender(o SenderOptions) *Sender {
 
 // Start sends queued messages until ctx ends; Wait waits for that.
 func (s *Sender) Start(ctx context.Context) {
-	s.wg.Add(1)
-	go func() { defer s.wg.Done(); s.run(ctx) }()
+	s.wg.Go(func() { s.run(ctx) })
 }
 
 // Wait returns when the goroutine of Start has ended.
