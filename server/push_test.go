@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,9 +211,13 @@ func TestPushGoneDeletesSubscription(t *testing.T) {
 	fake.status.Store(http.StatusGone)
 	gone := newSubscriber(t, fake.URL+"/push/gone")
 	subscribe(t, e, gone.sub)
-	e.srv.pushItems([]attentionItem{{SessionID: "s1", WorkerID: "w1", Kind: attnError, Title: "The worker failed"}})
-	if m := decode(t, gone, fake.next(t)); m.Kind != "error" || m.URL != "/s/s1/w/w1" {
-		t.Fatalf("payload: %+v", m)
+	// A long title is clipped: the payload stays under 3 KB.
+	long := strings.Repeat("<é>", 1000)
+	e.srv.pushItems([]attentionItem{{SessionID: "s1", SessionTitle: long, WorkerID: "w1", Kind: attnError, Title: long}})
+	plain := gone.decrypt(t, fake.next(t))
+	var m pushMsg
+	if err := json.Unmarshal(plain, &m); err != nil || m.Kind != "error" || m.URL != "/s/s1/w/w1" || len(plain) >= 3<<10 {
+		t.Fatalf("payload (%d bytes): %+v %v", len(plain), m, err)
 	}
 	// The sender deletes it after the answer: wait for that (the deadline
 	// only guards a failure).
