@@ -50,6 +50,9 @@ type attention struct {
 	last  map[string]worker.Activity
 	items []attentionItem
 	frame []byte // the last frame announced
+	// onNew, if set, is told the items that appeared in a change (not
+	// those of the first list); called under mu (push.go).
+	onNew func([]attentionItem)
 
 	wg sync.WaitGroup // run
 }
@@ -140,7 +143,15 @@ func (a *attention) refreshLocked() {
 	if err != nil || string(b) == string(a.frame) {
 		return
 	}
+	prev, first := a.items, a.frame == nil
 	a.items, a.frame = items, b
+	// Before the announcement: a tab that sees the new list and then
+	// reports itself hidden must find the push decided already.
+	if !first && a.onNew != nil {
+		if n := newItems(prev, items); len(n) > 0 {
+			a.onNew(n)
+		}
+	}
 	a.mgr.Announce(b)
 }
 

@@ -41,10 +41,14 @@ type Options struct {
 	Loopback bool
 	Limits   Limits
 	Log      *slog.Logger
-	// DataDir keeps the attention list's marks (attention.json); "" keeps
-	// them in memory only.
+	// DataDir keeps the attention list's marks (attention.json) and the
+	// Web Push keys and subscriptions (push.go); "" keeps the marks in
+	// memory only and turns push off.
 	DataDir string
 	Search  *search.Indexer // nil: GET /api/search answers 503
+
+	// PushClient sends Web Push requests; nil: one with a 10 s timeout.
+	PushClient *http.Client
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -58,7 +62,9 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
-	att            *attention // the "needs you" list (attention.go)
+	att            *attention   // the "needs you" list (attention.go)
+	push           *pushService // nil: push is off (push.go)
+	views          *viewers     // which session each /ws/app tab shows
 	search         *search.Indexer
 
 	e      *echo.Echo
@@ -91,6 +97,14 @@ func New(o Options) (*Server, error) {
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
 	}
 	s.att = newAttention(o.Manager, attentionPath(o.DataDir))
+	s.views = newViewers()
+	if o.Manager != nil && o.DataDir != "" {
+		if s.push, err = newPushService(o.DataDir, pushSubject(public), o.PushClient, log); err != nil {
+			cancel()
+			return nil, err
+		}
+		s.att.onNew = s.pushItems
+	}
 	s.search = o.Search
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
@@ -102,6 +116,9 @@ func New(o Options) (*Server, error) {
 	s.routes()
 	if o.Manager != nil {
 		s.att.start(ctx) // ends with Shutdown
+	}
+	if s.push != nil {
+		s.push.sender.Start(ctx) // ends with Shutdown
 	}
 	return s, nil
 }
@@ -144,6 +161,7 @@ func (s *Server) routes() {
 	s.worktreeRoutes(api)
 	s.attentionRoutes(api)
 	s.searchRoutes(api)
+	s.pushRoutes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)
@@ -200,7 +218,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.cancel()
 	err := s.e.Server.Shutdown(ctx)
 	done := make(chan struct{})
-	go func() { s.socks.Wait(); s.att.wait(); close(done) }()
+	go func() {
+		s.socks.Wait()
+		s.att.wait()
+		if s.push != nil {
+			s.push.sender.Wait()
+		}
+		close(done)
+	}()
 	select {
 	case <-done:
 	case <-ctx.Done():

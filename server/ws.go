@@ -32,9 +32,15 @@ func (s *Server) appSocket(c echo.Context) error {
 	defer cancel()
 	defer conn.bound(ctx)()
 	out := make(chan hub.Frame, 16)
-	go clientFrames(ctx, cancel, conn, func([]byte) {
+	view := s.views.add()
+	defer s.views.remove(view)
+	go clientFrames(ctx, cancel, conn, func(data []byte) {
+		if sid, ok := viewingFrame(data); ok {
+			s.views.set(view, sid)
+			return
+		}
 		select {
-		case out <- errorFrame(wire.CodeInvalidMessage, "/ws/app only sends; it accepts no messages"):
+		case out <- errorFrame(wire.CodeInvalidMessage, "/ws/app accepts only {\"type\":\"viewing\",\"sessionId\"}"):
 		default:
 		}
 	})

@@ -8,13 +8,15 @@ import { Header } from './components/header';
 import { Inbox } from './components/inbox';
 import type { AttentionItem } from './components/inbox-item';
 import { NotifyBanner } from './components/notify-banner';
+import { PushToggle } from './components/push-toggle';
+import { Presence } from './presence';
 import { ChatFind, installSearchKeys } from './components/chat-find';
 import { revealMessage, SearchPalette } from './components/search-palette';
 import { sessionLabel } from './components/session-row';
 import { SessionView } from './components/session-view';
 import { Sidebar } from './components/sidebar';
 import { h } from './dom';
-import { isPlainClick, Router, type Route } from './router';
+import { isPlainClick, parseRoute, Router, type Route } from './router';
 import { Notifier } from './notify';
 import { installShortcuts } from './shortcuts';
 import { Store } from './store';
@@ -41,6 +43,7 @@ export class App {
   private readonly socket: ReconnectingSocket;
   private readonly notifier: Notifier;
   private readonly inbox: Inbox;
+  private readonly presence: Presence;
   private readonly notifyBanner = new NotifyBanner();
   private readonly cleanups: (() => void)[] = [];
   /** A one-time message for the start page. */
@@ -69,6 +72,7 @@ export class App {
     this.inbox = new Inbox(api, { currentSid: () => this.router.current.sid, open: (sid, wid) => this.router.go({ sid, wid }) }, this.header.menuButton);
     this.sidebar.el.prepend(this.inbox.button);
     app.append(this.inbox.panel);
+    this.inbox.panel.append(new PushToggle(api).el);
     this.cleanups.push(() => this.inbox.dispose());
     root.replaceChildren(app);
     this.cleanups.push(() => this.drawer.dispose(), () => this.header.dispose());
@@ -89,7 +93,10 @@ export class App {
     });
     this.cleanups.push(() => this.notifier.dispose());
     this.store.replaceAll(sessions);
+    this.presence = new Presence((f) => this.socket.send(f), () => this.router.current.sid, (path) => this.router.go(parseRoute(path)));
+    this.cleanups.push(() => this.presence.dispose());
     this.socket = new ReconnectingSocket({
+      onOpen: () => this.presence.connected(),
       url: () => wsUrl('/ws/app'),
       onMessage: (data) => this.onFrame(data),
       onState: (s) => {
@@ -195,6 +202,7 @@ export class App {
     if (sid !== null) this.drawer.close(false);
     this.notifier.seen();
     this.inbox.routeChanged();
+    this.presence.update();
     this.renderSidebar();
     for (const [id, v] of this.views) if (id !== sid) v.hide();
     if (this.usagePage !== null) this.usagePage.el.hidden = this.router.current.page !== 'usage';
