@@ -180,37 +180,73 @@ describe('web push', { timeout: 400_000 }, () => {
     }
   });
 
+  /**
+   * Headless Chromium has no push service: PushManager.subscribe stands in,
+   * answering the subscription a browser would make, and records the key it
+   * was given. Everything else (permission, the key from the server, POST
+   * and DELETE) is real.
+   */
+  async function fakePushManager(page) {
+    const ecdh = createECDH('prime256v1');
+    const keys = { p256dh: ecdh.generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+    await page.addInitScript((subKeys) => {
+      // The subscription outlives a reload, as a browser's does (sessionStorage).
+      const saved = sessionStorage.getItem('fake-push-key');
+      const fake = (key) => ({
+        endpoint: 'https://push.example.test/send/e2e-' + location.port,
+        options: { applicationServerKey: new Uint8Array(key).buffer },
+        toJSON() {
+          return { endpoint: this.endpoint, expirationTime: null, keys: subKeys };
+        },
+        async unsubscribe() { current = null; sessionStorage.removeItem('fake-push-key'); return true; },
+      });
+      let current = saved === null ? null : fake(JSON.parse(saved));
+      PushManager.prototype.subscribe = async function (o) {
+        const key = Array.from(new Uint8Array(o.applicationServerKey));
+        sessionStorage.setItem('fake-push-key', JSON.stringify(key));
+        window.subscribedKey = key;
+        current = fake(key);
+        return current;
+      };
+      PushManager.prototype.getSubscription = async function () { return current; };
+    }, keys);
+  }
+
+  test('allowing notifications from the banner also turns push on', async () => {
+    const page = await newPage(browser, desktop);
+    await fakePushManager(page);
+    // The browser has not been asked yet ("default"); its prompt answers Allow.
+    await page.addInitScript(() => {
+      let answer = 'default';
+      Object.defineProperty(Notification, 'permission', { get: () => answer });
+      Notification.requestPermission = async () => { answer = 'granted'; return answer; };
+    });
+    await page.context().grantPermissions(['notifications'], { origin: server.url });
+    // The banner offers notifications once an agent exists.
+    await api(server, 'POST', '/api/sessions', { cwd: await server.tempDir(), title: 'banner' });
+    await signIn(page, server);
+    const file = path.join(server.dataDir, 'push-subscriptions.json');
+    await page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: 'Enable' }).click();
+    const want = [`https://push.example.test/send/e2e-${new URL(server.url).port}`];
+    await until(async () => {
+      const stored = JSON.parse(await readFile(file, 'utf8').catch(() => '[]'));
+      return stored.length === 1 && stored;
+    }, 'the subscription stored by the banner');
+    assert.deepEqual(JSON.parse(await readFile(file, 'utf8')).map((x) => x.endpoint), want);
+    await page.locator('.inbox-btn').click();
+    await page.locator('.push-switch[aria-checked="true"]').waitFor();
+    await page.locator('.push-switch').click();
+    await page.locator('.push-switch[aria-checked="false"]').waitFor();
+    assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), [], 'off again: nothing left for the other tests');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   for (const [size, opts] of [['phone', phone], ['desktop', desktop]]) {
     test(`${size}: the Push notifications switch subscribes and unsubscribes`, async () => {
       const page = await newPage(browser, opts);
       await page.context().grantPermissions(['notifications'], { origin: server.url });
-      // Headless Chromium has no push service: PushManager.subscribe stands
-      // in, answering the subscription a browser would make, and records
-      // the key it was given. Everything else (permission, the key from
-      // the server, POST and DELETE) is real.
-      const ecdh = createECDH('prime256v1');
-      const keys = { p256dh: ecdh.generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') };
-      await page.addInitScript((subKeys) => {
-        // The subscription outlives a reload, as a browser's does (sessionStorage).
-        const saved = sessionStorage.getItem('fake-push-key');
-        const fake = (key) => ({
-          endpoint: 'https://push.example.test/send/e2e-' + location.port,
-          options: { applicationServerKey: new Uint8Array(key).buffer },
-          toJSON() {
-            return { endpoint: this.endpoint, expirationTime: null, keys: subKeys };
-          },
-          async unsubscribe() { current = null; sessionStorage.removeItem('fake-push-key'); return true; },
-        });
-        let current = saved === null ? null : fake(JSON.parse(saved));
-        PushManager.prototype.subscribe = async function (o) {
-          const key = Array.from(new Uint8Array(o.applicationServerKey));
-          sessionStorage.setItem('fake-push-key', JSON.stringify(key));
-          window.subscribedKey = key;
-          current = fake(key);
-          return current;
-        };
-        PushManager.prototype.getSubscription = async function () { return current; };
-      }, keys);
+      await fakePushManager(page);
       await signIn(page, server);
       if (size === 'phone') await page.locator('.menu-btn').click();
       await page.locator('.inbox-btn').click();

@@ -44,7 +44,8 @@ export class App {
   private readonly notifier: Notifier;
   private readonly inbox: Inbox;
   private readonly presence: Presence;
-  private readonly notifyBanner = new NotifyBanner();
+  private readonly push: PushToggle;
+  private readonly notifyBanner = new NotifyBanner(() => void this.push.turnOn());
   private readonly cleanups: (() => void)[] = [];
   /** A one-time message for the start page. */
   private flash: string | null = null;
@@ -72,7 +73,8 @@ export class App {
     this.inbox = new Inbox(api, { currentSid: () => this.router.current.sid, open: (sid, wid) => this.router.go({ sid, wid }) }, this.header.menuButton);
     this.sidebar.el.prepend(this.inbox.button);
     app.append(this.inbox.panel);
-    this.inbox.panel.append(new PushToggle(api).el);
+    this.push = new PushToggle(api);
+    this.inbox.panel.append(this.push.el);
     this.cleanups.push(() => this.inbox.dispose());
     root.replaceChildren(app);
     this.cleanups.push(() => this.drawer.dispose(), () => this.header.dispose());

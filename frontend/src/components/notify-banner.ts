@@ -32,7 +32,8 @@ export class NotifyBanner {
   /** The browser said no: the banner stays to say so until dismissed. */
   private refused = false;
 
-  constructor() {
+  /** onGranted runs when the person allowed notifications here (push subscribes then). */
+  constructor(private readonly onGranted: () => void = () => undefined) {
     this.text = h('span', { class: 'notify-text', role: 'status' }, 'Get notified when Claude needs you?');
     this.enableBtn = h('button', { class: 'btn btn-small btn-primary', type: 'button', title: 'Enable notifications', onClick: () => void this.enable() }, 'Enable');
     const close = h('button', { class: 'icon-btn', type: 'button', 'aria-label': 'Dismiss', title: 'Not now', onClick: () => this.dismiss() }, '×');
@@ -58,6 +59,7 @@ export class NotifyBanner {
     this.enableBtn.disabled = false;
     if (answer === 'granted') {
       this.dismiss();
+      this.onGranted();
       return;
     }
     this.refused = true;

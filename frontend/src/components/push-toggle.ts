@@ -82,6 +82,15 @@ export class PushToggle {
     }
   }
 
+  /**
+   * Turns push on where the browser supports it, once notifications are
+   * allowed elsewhere (the banner's Enable): one answer covers both.
+   */
+  async turnOn(): Promise<void> {
+    if (!pushSupported() || this.sw.disabled || this.sw.getAttribute('aria-checked') === 'true') return;
+    await this.flip();
+  }
+
   private async flip(): Promise<void> {
     const on = this.sw.getAttribute('aria-checked') !== 'true';
     this.sw.disabled = true;
