@@ -2,7 +2,10 @@
 // playwright-core), and helpers that read the page with bounded waits.
 import { chromium } from 'playwright-core';
 
-export const waitMs = 30_000;
+// A failure guard, not a timing: every wait ends as soon as its event
+// happens. It is generous because a 2-core machine with other jobs beside
+// the suite can take half a minute to start the real claude CLI.
+export const waitMs = 60_000;
 
 export function launchBrowser() {
   return chromium.launch({
