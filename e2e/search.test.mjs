@@ -2,7 +2,8 @@
 // real Claude CLI against the fake Messages API: a conversation of several
 // turns, then Ctrl+K finds an old message from the start page and Enter
 // opens its session with the message scrolled into view and highlighted;
-// Ctrl+F inside the chat steps through the matches of the loaded transcript.
+// Ctrl+F inside the chat steps through the matches of the loaded transcript;
+// a partial answer (the server's time limit) is said so in the palette.
 // Screenshots of both at 1280x800 and 390x844, light and dark, go to
 // SHOTS_DIR when it is set.
 import assert from 'node:assert/strict';
@@ -156,6 +157,28 @@ describe('search across conversations and in-chat find', { timeout: 300_000 }, (
     assert.deepEqual(page.errors, []);
   });
 
+  test('a partial answer says that only the most recent matches are shown', async () => {
+    // The server's time limit cannot be hit on purpose: the real answer is
+    // marked partial on its way to the page.
+    await page.route('**/api/search?*', async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, json: { ...(await res.json()), partial: true } });
+    });
+    await page.keyboard.press('Control+K');
+    await page.locator('.palette-input').fill('xylophone');
+    // The hits of the earlier search are still listed: wait for this answer's line.
+    await page.waitForFunction(() => document.querySelector('.palette-status')?.textContent !== '', null, { timeout: waitMs });
+    assert.match(await page.locator('.palette-status').innerText(), /^Showing the most recent matches: the search took too long/);
+    assert.match(await page.locator('.palette-hit').first().innerText(), /xylophone/);
+    await shots('search-partial');
+    await page.unroute('**/api/search?*');
+    await page.locator('.palette-input').fill('xylophone kept');
+    await page.waitForFunction(() => document.querySelector('.palette-status')?.textContent === ''
+      && document.querySelector('.palette-hit') !== null, null, { timeout: waitMs });
+    await page.locator('.palette-input').press('Escape');
+    assert.deepEqual(page.errors, []);
+  });
+
   test('phone: the buttons open both, big enough and nothing overflows', async () => {
     const p = await newPage(browser, phone);
     page = p;
@@ -177,6 +200,15 @@ describe('search across conversations and in-chat find', { timeout: 300_000 }, (
     await p.locator('.palette-hit').first().waitFor();
     assert.deepEqual(await overflow(p), []);
     await shots('search-palette');
+    await p.route('**/api/search?*', async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, json: { ...(await res.json()), partial: true } });
+    });
+    await p.locator('.palette-input').fill('xylophone kept');
+    await p.waitForFunction(() => document.querySelector('.palette-status')?.textContent !== '', null, { timeout: waitMs });
+    assert.deepEqual(await overflow(p), []);
+    await shots('search-partial');
+    await p.unroute('**/api/search?*');
     await p.locator('.palette-hit').first().tap();
     await p.locator('.search-target').waitFor({ timeout: waitMs });
     assert.deepEqual(p.errors, []);

@@ -68,7 +68,7 @@ func (x *Indexer) add(sid, wid string, msgs []persist.Message) error {
 	}
 	now := time.Now().UTC()
 	for _, m := range msgs {
-		ok, err := indexMessage(x.batch, sid, wid, m.Seq, m.Data, now, x.batchOrd)
+		ok, err := indexMessage(x.batch, x.fields, sid, wid, m.Seq, m.Data, now, x.batchOrd)
 		if err != nil {
 			return err
 		}
@@ -85,7 +85,7 @@ func (x *Indexer) add(sid, wid string, msgs []persist.Message) error {
 
 // indexMessage adds the message's document to b, in the tier of ord;
 // false when the message has nothing to index.
-func indexMessage(b *bleve.Batch, sid, wid string, seq uint64, data []byte, now time.Time, ord uint64) (bool, error) {
+func indexMessage(b *bleve.Batch, d *docFields, sid, wid string, seq uint64, data []byte, now time.Time, ord uint64) (bool, error) {
 	e, ok := extract(data)
 	if !ok {
 		return false, nil
@@ -94,11 +94,8 @@ func indexMessage(b *bleve.Batch, sid, wid string, seq uint64, data []byte, now 
 		e.at = now // the CLI's lines carry no time; they were committed just now
 	}
 	id := messageID(wid, seq)
-	err := b.Index(id, map[string]any{
-		fText: e.text, fSID: sid, fWID: wid, fTier: tierName(ord),
-		fAt: e.at.UTC().Format(time.RFC3339Nano),
-	})
-	if err != nil {
+	doc := d.message(id, [nFields]string{e.text, sid, wid, tierName(ord), e.at.UTC().Format(time.RFC3339Nano)})
+	if err := b.IndexAdvanced(doc); err != nil {
 		return false, fmt.Errorf("index message %s: %w", id, err)
 	}
 	return true, nil

@@ -20,7 +20,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
@@ -41,9 +40,10 @@ const (
 // analyzer is the text field's analyzer, used for queries too.
 const analyzer = "words"
 
-// mappingVersion is kept in the index; an index of another version
-// (version 1 stored text and term vectors) is rebuilt.
-const mappingVersion = "2"
+// mappingVersion is kept in the index; an index of another version is
+// rebuilt (version 1 stored text and term vectors; version 2 named bleve's
+// unicode tokenizer, which gives the same words more slowly).
+const mappingVersion = "3"
 
 func newMapping() mapping.IndexMapping {
 	text := bleve.NewTextFieldMapping()
@@ -83,9 +83,10 @@ func newMapping() mapping.IndexMapping {
 	im := bleve.NewIndexMapping()
 	// Words split on Unicode word boundaries and lower-cased, nothing more:
 	// no stemming, so a prefix of a typed word matches, and no stop words,
-	// so "the" in a query is a word like any other.
+	// so "the" in a query is a word like any other. The tokenizer is the
+	// unicode one with a fast path for ASCII (tokenizer.go).
 	if err := im.AddCustomAnalyzer(analyzer, map[string]any{
-		"type": custom.Name, "tokenizer": unicode.Name, "token_filters": []any{lowercase.Name},
+		"type": custom.Name, "tokenizer": wordsTokenizer, "token_filters": []any{lowercase.Name},
 	}); err != nil {
 		panic(err) // a constant configuration: caught by every test
 	}

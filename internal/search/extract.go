@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentdesk/agentdesk/internal/jsonscan"
 )
 
 // maxText bounds the text indexed of one message: a pasted log of megabytes
@@ -53,6 +55,38 @@ func extract(frame []byte) (extracted, bool) {
 	if len(frame) > maxFrame {
 		return extracted{}, false
 	}
+	if sc, ok := scanFrame(frame); ok {
+		return fromScan(sc)
+	}
+	return extractSlow(frame)
+}
+
+// fromScan is extract's decision on what scanFrame read.
+func fromScan(sc scanned) (extracted, bool) {
+	typ, _ := jsonscanString(sc.typ)
+	if typ != "user" && typ != "assistant" || sc.text == "" {
+		return extracted{}, false
+	}
+	uuid, _ := jsonscanString(sc.uuid)
+	ts, _ := jsonscanString(sc.timestamp)
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		at = time.Time{} // the indexer stamps it
+	}
+	return extracted{role: typ, uuid: uuid, text: sc.text, at: at}, true
+}
+
+// jsonscanString is the string a raw value holds; "" when it is missing.
+func jsonscanString(raw []byte) (string, bool) {
+	if raw == nil {
+		return "", true
+	}
+	return jsonscan.Unquote(raw)
+}
+
+// extractSlow is extract with encoding/json, for the frames scanFrame
+// leaves to it.
+func extractSlow(frame []byte) (extracted, bool) {
 	var f storedFrame
 	if json.Unmarshal(frame, &f) != nil {
 		return extracted{}, false

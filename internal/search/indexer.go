@@ -28,9 +28,10 @@ type Indexer struct {
 	cat   Catalog
 	log   *slog.Logger
 
-	idxMu sync.RWMutex // guards idx against Close; bleve itself is safe for concurrent use
-	idx   bleve.Index
-	ord   atomic.Uint64 // the next message's ordinal (tier.go); written by the run goroutine
+	idxMu  sync.RWMutex // guards idx against Close; bleve itself is safe for concurrent use
+	idx    bleve.Index
+	fields *docFields    // how a message's document is built (docbuild.go)
+	ord    atomic.Uint64 // the next message's ordinal (tier.go); written by the run goroutine
 
 	deadline time.Duration // bounds one search: searchDeadline, shorter in tests
 
@@ -81,8 +82,13 @@ func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, befor
 		_ = idx.Close()
 		return nil, err
 	}
+	fields, err := newDocFields(idx.Mapping())
+	if err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
 	x := &Indexer{
-		store: store, cat: cat, log: log, idx: idx, cat0: c, deadline: searchDeadline,
+		store: store, cat: cat, log: log, idx: idx, fields: fields, cat0: c, deadline: searchDeadline,
 		pending: map[string]struct{}{}, sweep: true, wake: make(chan struct{}, 1),
 		stop: make(chan struct{}), beforeBatch: beforeBatch,
 	}

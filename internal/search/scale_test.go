@@ -160,3 +160,26 @@ func TestFailedBatchLosesNoMessage(t *testing.T) {
 	e.append("w1", "u3", userLine("tangerine")) // a change: the indexer tries again
 	waitHits(t, x, "tangerine", "", 4)
 }
+
+// An index of mapping version 2 (bleve's own unicode tokenizer) is rebuilt
+// too: here it holds w1's seq mark but not its message, which is found
+// only if the index is built again from the store.
+func TestVersion2IndexIsRebuilt(t *testing.T) {
+	e := newEnv(t)
+	e.cat.set(session("s1", "t", "w1"))
+	e.append("w1", "u1", userLine("quince paste"))
+	old, err := bleve.New(filepath.Join(e.dir, "index.bleve"), newMapping())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, _ := json.Marshal(catalog{Workers: map[string]string{"w1": "s1"}, Titles: map[string]string{"s1": "t"}})
+	for k, v := range map[string]string{keyCatalog: string(cat), keySeqPfx + "w1": "1", keyVersion: "2"} {
+		if err := old.SetInternal([]byte(k), []byte(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitHits(t, e.open(nil), "quince", "", 1)
+}

@@ -75,8 +75,8 @@ export class SearchPalette {
       return;
     }
     try {
-      const res = await this.deps.api.request<{ hits: SearchHit[] }>('GET', `/api/search?limit=30&q=${encodeURIComponent(q.slice(0, 256))}`);
-      if (n === this.asked) this.show(res.hits, res.hits.length === 0 ? 'Nothing found.' : '');
+      const res = await this.deps.api.request<{ hits: SearchHit[]; partial?: boolean }>('GET', `/api/search?limit=30&q=${encodeURIComponent(q.slice(0, 256))}`);
+      if (n === this.asked) this.show(res.hits, searchStatus(res.hits.length, res.partial === true));
     } catch (err) {
       if (n === this.asked) this.show([], err instanceof Error ? err.message : String(err));
     }
@@ -135,6 +135,18 @@ export class SearchPalette {
     this.dialog.close();
     this.deps.open(hit.sessionId, hit.workerId, hit.uuid);
   }
+}
+
+/**
+ * The line above the hits. A partial answer (the server's time limit cut the
+ * search, so only the newest messages were ranked) says so, or an empty
+ * list would read as "no such message".
+ */
+export function searchStatus(hits: number, partial: boolean): string {
+  if (!partial) return hits === 0 ? 'Nothing found.' : '';
+  return hits === 0
+    ? 'Nothing found in the most recent messages: the search took too long to look at the rest.'
+    : 'Showing the most recent matches: the search took too long to look at the rest.';
 }
 
 /**
