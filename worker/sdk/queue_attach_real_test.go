@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"encoding/base64"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,31 @@ func TestQueuedFilesRemoved(t *testing.T) {
 	}
 	if _, err := h.rt.Attachment(items[1].Attachments[0].ID); err == nil {
 		t.Error("a removed item's file is still served")
+	}
+}
+
+// TestQueuedFilesBudget: a message whose files would take the queue's
+// files over their budget is refused (too_large) and stores nothing, files
+// included.
+func TestQueuedFilesBudget(t *testing.T) {
+	h, clock := queueHarness(t)
+	png, files := testFiles(t)
+	old := maxQueueFiles
+	maxQueueFiles = len(png) + len(files[1].Data) + 10 // one such message fits, not two
+	t.Cleanup(func() { maxQueueFiles = old })
+	later := clock.Now().Add(time.Hour)
+	if _, err := h.rt.EnqueueFiles(t.Context(), "first", &later, files); err != nil {
+		t.Fatal(err)
+	}
+	_, err := h.rt.EnqueueFiles(t.Context(), "second", nil, files)
+	var ce *wire.CodeError
+	if !errors.As(err, &ce) || ce.Code != wire.CodeTooLarge {
+		t.Fatalf("over the budget: %v, want too_large", err)
+	}
+	if got := mustQueue(t, h); got != "first" {
+		t.Errorf("queue %q", got)
+	}
+	if ids, err := h.store.QueueFileIDs(h.rt.q.sid); err != nil || len(ids) != 2 {
+		t.Errorf("stored files %v %v, want the first message's 2", ids, err)
 	}
 }

@@ -28,6 +28,9 @@ import (
 // attachment.MaxTotal.
 const MaxQueueFiles = 100 << 20
 
+// maxQueueFiles is MaxQueueFiles; tests lower it.
+var maxQueueFiles = MaxQueueFiles
+
 var _ worker.FileQueuer = (*Runtime)(nil)
 
 // EnqueueFiles is Enqueue with attachments checked by attachment.Decode:
@@ -51,7 +54,7 @@ func (r *Runtime) EnqueueFiles(ctx context.Context, content string, notBefore *t
 		if len(items) >= MaxQueueItems {
 			return nil, fmt.Errorf("the queue holds %d messages already, the most it takes: %w", MaxQueueItems, worker.ErrConflict)
 		}
-		if queuedBytes(items)+queuedBytes([]persist.QueueItem{it}) > MaxQueueFiles {
+		if queuedBytes(items)+queuedBytes([]persist.QueueItem{it}) > maxQueueFiles {
 			return nil, &wire.CodeError{Code: wire.CodeTooLarge, Err: fmt.Errorf(
 				"the queue may hold %d MiB of attachments; send or remove queued messages first", MaxQueueFiles>>20)}
 		}
