@@ -23,6 +23,8 @@ type QueueItem struct {
 	Content   string     `json:"content"`
 	CreatedAt time.Time  `json:"createdAt"`
 	NotBefore *time.Time `json:"notBefore,omitempty"`
+	// Files are the item's attachments (queuefiles.go).
+	Files []QueueFile `json:"files,omitempty"`
 }
 
 var (
@@ -55,6 +57,12 @@ func (s *Store) Queue(sid string) ([]QueueItem, error) {
 // ErrAborted. fn runs on the store's writer: it must be quick and must not
 // call the store.
 func (s *Store) UpdateQueue(sid string, fn func([]QueueItem) ([]QueueItem, error)) ([]QueueItem, error) {
+	return s.updateQueue(sid, nil, fn)
+}
+
+// updateQueue is UpdateQueue that runs before (when set) in the same
+// transaction, after fn and before the queue is written.
+func (s *Store) updateQueue(sid string, before func(*wtx) error, fn func([]QueueItem) ([]QueueItem, error)) ([]QueueItem, error) {
 	if sid == "" {
 		return nil, fmt.Errorf("update queue: %w", ErrInvalid)
 	}
@@ -67,6 +75,11 @@ func (s *Store) UpdateQueue(sid string, fn func([]QueueItem) ([]QueueItem, error
 		next, err := fn(items)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrAborted, err)
+		}
+		if before != nil {
+			if err := before(w); err != nil {
+				return err
+			}
 		}
 		out = next
 		return w.putQueue([]byte(sid), next)
@@ -125,6 +138,9 @@ func (w *wtx) putQueue(sid []byte, items []QueueItem) error {
 	if err != nil {
 		return fmt.Errorf("create queues bucket: %w", err)
 	}
+	if err := w.collectQueueFiles(sid, items); err != nil {
+		return err
+	}
 	if len(items) == 0 {
 		return b.Delete(sid)
 	}
@@ -137,6 +153,9 @@ func (w *wtx) putQueue(sid []byte, items []QueueItem) error {
 
 // deleteQueue drops sid's queue with its session.
 func (w *wtx) deleteQueue(sid []byte) error {
+	if err := w.collectQueueFiles(sid, nil); err != nil {
+		return err
+	}
 	if b := w.tx.Bucket(bQueues); b != nil {
 		return b.Delete(sid)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -53,13 +54,15 @@ func (s *Server) listQueue(c echo.Context) error {
 }
 
 type queueAddRequest struct {
-	Content   *string `json:"content"`
-	NotBefore *string `json:"notBefore"`
+	Content     *string        `json:"content"`
+	NotBefore   *string        `json:"notBefore"`
+	Attachments []attach.Input `json:"attachments"`
 }
 
 func (s *Server) addQueued(c echo.Context) error {
 	var req queueAddRequest
-	if err := bind(c, &req); err != nil {
+	// It takes attachments, as POST …/input does: the same body limit.
+	if err := bindMax(c, &req, wire.MaxInputBody); err != nil {
 		return err
 	}
 	if req.Content == nil {
@@ -77,7 +80,7 @@ func (s *Server) addQueued(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	it, err := q.Enqueue(c.Request().Context(), *req.Content, nb)
+	it, err := enqueue(c.Request().Context(), q, *req.Content, nb, req.Attachments)
 	if err != nil {
 		return err
 	}
@@ -114,6 +117,23 @@ func (s *Server) removeQueued(c echo.Context) error {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// enqueue adds an item, with its attachments checked first (a bad one
+// stores nothing).
+func enqueue(ctx context.Context, q worker.Queuer, content string, nb *time.Time, in []attach.Input) (wire.QueueItem, error) {
+	if len(in) == 0 {
+		return q.Enqueue(ctx, content, nb)
+	}
+	files, err := attach.Decode(in)
+	if err != nil {
+		return wire.QueueItem{}, err
+	}
+	fq, ok := q.(worker.FileQueuer)
+	if !ok {
+		return wire.QueueItem{}, wire.FieldErrorf("attachments", "this worker's queue takes text only")
+	}
+	return fq.EnqueueFiles(ctx, content, nb, files)
 }
 
 // submit is POST …/input's delivery: through the queue's rules ("when")

@@ -17,8 +17,8 @@ type (
 	}
 	// FileSender takes a user message with attachments, checked by
 	// attach.Decode (POST …/input, user-message with "attachments").
-	// when is "now", "queue" or "" as for Queuer.Submit; a message with
-	// attachments cannot wait in the queue.
+	// when is "now", "queue" or "" as for Queuer.Submit; a queued message
+	// keeps its attachments.
 	FileSender interface {
 		SendUserFiles(ctx context.Context, content, when string, files []attach.File) error
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
@@ -20,4 +21,10 @@ type Queuer interface {
 	// delivered), or both; nil leaves that part alone.
 	EditQueued(ctx context.Context, id string, content *string, position *int) (wire.QueueItem, error)
 	RemoveQueued(ctx context.Context, id string) error
+}
+
+// FileQueuer is a Queuer whose items may hold attachments, checked by
+// attach.Decode (POST …/queue with "attachments").
+type FileQueuer interface {
+	EnqueueFiles(ctx context.Context, content string, notBefore *time.Time, files []attach.File) (wire.QueueItem, error)
 }

@@ -19,6 +19,18 @@ type QueueItem struct {
 	Content   string     `json:"content"`
 	CreatedAt time.Time  `json:"createdAt"`
 	NotBefore *time.Time `json:"notBefore,omitempty"`
+	// Attachments are the files queued with the message; absent when none.
+	Attachments []QueueAttachment `json:"attachments,omitempty"`
+}
+
+// QueueAttachment is a queued message's file: URL serves its bytes
+// (GET …/attachments/:id) while it waits.
+type QueueAttachment struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	MediaType string `json:"mediaType"`
+	Size      int    `json:"size"`
+	URL       string `json:"url,omitempty"`
 }
 
 // Queue is {"type":"queue","items":[…]}, the whole queue in delivery

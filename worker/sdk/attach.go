@@ -39,15 +39,16 @@ type attachmentRef struct {
 // the message is stored with its files (nil returned means both are on
 // disk), then sent to the CLI with the files as content blocks after its
 // text. content may be empty when files are not.
-// when is resolved as Submit does; a message with attachments cannot wait
-// in the queue (its items hold text only), so one that would is refused.
+// when is resolved as Submit does; a queued message keeps its files
+// (queuefiles.go).
 func (r *Runtime) SendUserFiles(ctx context.Context, content, when string, files []attachment.File) error {
 	when, err := r.resolveWhen(when)
 	if err != nil {
 		return err
 	}
 	if when == wire.WhenQueue {
-		return fmt.Errorf("a message with attachments cannot wait in the queue; send it when the turn has ended, or with \"when\": \"now\" into the running turn: %w", worker.ErrConflict)
+		_, err := r.EnqueueFiles(ctx, content, nil, files)
+		return err
 	}
 	return r.sendUser(ctx, content, files)
 }
@@ -86,7 +87,7 @@ func cliContent(content string, files []attachment.File) any {
 func (r *Runtime) Attachment(id string) (worker.Attachment, error) {
 	meta, data, err := r.env.Store.Blob(r.env.Info.ID, id)
 	if errors.Is(err, persist.ErrNotFound) {
-		return worker.Attachment{}, fmt.Errorf("no attachment %q in this worker: %w", id, worker.ErrNotFound)
+		return r.queuedAttachment(id) // a file of a waiting item
 	}
 	if err != nil {
 		return worker.Attachment{}, fmt.Errorf("read attachment: %w", err)

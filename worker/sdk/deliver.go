@@ -82,7 +82,7 @@ func (q *queue) frame() []byte {
 	if len(items) == 0 {
 		return nil
 	}
-	return queueEntry(items).frame
+	return q.r.queueEntry(items).frame
 }
 
 // poke wakes the delivery unless the queue is halted or held.
@@ -177,6 +177,10 @@ func (q *queue) deliverFirst() error {
 		q.arm(*first.NotBefore)
 		return nil
 	}
+	files, err := r.queuedFiles(first)
+	if err != nil {
+		return err
+	}
 	store := func(es []entry) error {
 		q.mu.Lock()
 		defer q.mu.Unlock()
@@ -191,9 +195,9 @@ func (q *queue) deliverFirst() error {
 			return fmt.Errorf("deliver queued message: %w", persist.ErrChanged)
 		}
 		dq := &dequeue{sid: q.sid, id: first.ID, content: first.Content}
-		return r.journal.produceDequeue(append(es, queueEntry(cur[1:])), dq)
+		return r.journal.produceDequeue(append(es, r.queueEntry(cur[1:])), dq)
 	}
-	return r.sendLocked(first.Content, nil, store)
+	return r.sendLocked(first.Content, files, store)
 }
 
 // dequeue names the queue item a stored user message delivers.

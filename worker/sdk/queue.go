@@ -6,8 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
@@ -62,31 +60,14 @@ func (r *Runtime) Queue() ([]wire.QueueItem, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read queue: %w", err)
 	}
-	return apiItems(items), nil
+	return r.apiItems(items), nil
 }
 
 // Enqueue adds a user message at the end of the queue. It is delivered
 // when the chat is idle (at once when it is idle now), not before
 // notBefore when that is set.
 func (r *Runtime) Enqueue(ctx context.Context, content string, notBefore *time.Time) (wire.QueueItem, error) {
-	if err := checkContent(content, 0); err != nil {
-		return wire.QueueItem{}, err
-	}
-	it := persist.QueueItem{ID: uuid.Must(uuid.NewV7()).String(), Content: content, CreatedAt: r.q.clock.Now().UTC()}
-	if notBefore != nil {
-		nb := notBefore.UTC()
-		it.NotBefore = &nb
-	}
-	err := r.q.update(r, func(items []persist.QueueItem) ([]persist.QueueItem, error) {
-		if len(items) >= MaxQueueItems {
-			return nil, fmt.Errorf("the queue holds %d messages already, the most it takes: %w", MaxQueueItems, worker.ErrConflict)
-		}
-		return append(items, it), nil
-	})
-	if err != nil {
-		return wire.QueueItem{}, err
-	}
-	return apiItem(it), nil
+	return r.EnqueueFiles(ctx, content, notBefore, nil)
 }
 
 // EditQueued changes an item's content and/or moves it to position (0 is
@@ -94,7 +75,8 @@ func (r *Runtime) Enqueue(ctx context.Context, content string, notBefore *time.T
 // of range is a field error.
 func (r *Runtime) EditQueued(ctx context.Context, id string, content *string, position *int) (wire.QueueItem, error) {
 	if content != nil {
-		if err := checkContent(*content, 0); err != nil {
+		// Empty text is refused below for an item without files.
+		if err := checkContent(*content, 1); err != nil {
 			return wire.QueueItem{}, err
 		}
 	}
@@ -106,7 +88,10 @@ func (r *Runtime) EditQueued(ctx context.Context, id string, content *string, po
 		}
 		it := items[i]
 		if content != nil {
-			it.Content = *content
+			if err := checkContent(*content, len(it.Files)); err != nil {
+				return nil, err
+			}
+			it.Content = *content // its files stay
 		}
 		items = slices.Delete(items, i, i+1)
 		to := i
@@ -122,7 +107,7 @@ func (r *Runtime) EditQueued(ctx context.Context, id string, content *string, po
 	if err != nil {
 		return wire.QueueItem{}, err
 	}
-	return apiItem(out), nil
+	return r.apiItem(out), nil
 }
 
 // RemoveQueued removes an item that is not delivered yet.
@@ -140,13 +125,19 @@ func (r *Runtime) RemoveQueued(ctx context.Context, id string) error {
 // tabs and wakes the delivery. A worker that no longer drives the
 // conversation refuses: its queue belongs to the one that does.
 func (q *queue) update(r *Runtime, op func([]persist.QueueItem) ([]persist.QueueItem, error)) error {
+	return q.updateFiles(r, nil, op)
+}
+
+// updateFiles is update that also stores blobs, the files of the item op
+// adds, in the same commit.
+func (q *queue) updateFiles(r *Runtime, blobs []persist.Blob, op func([]persist.QueueItem) ([]persist.QueueItem, error)) error {
 	if r.readOnly || r.isStopped() {
 		return fmt.Errorf("this worker no longer drives the conversation: %w", worker.ErrNotRunning)
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var opErr error
-	items, err := r.env.Store.UpdateQueue(q.sid, func(items []persist.QueueItem) ([]persist.QueueItem, error) {
+	items, err := r.env.Store.UpdateQueueFiles(q.sid, blobs, func(items []persist.QueueItem) ([]persist.QueueItem, error) {
 		next, err := op(slices.Clone(items))
 		opErr = err
 		return next, err
@@ -159,7 +150,7 @@ func (q *queue) update(r *Runtime, op func([]persist.QueueItem) ([]persist.Queue
 	}
 	// Wait for the publisher: once the change is answered, a tab that
 	// attaches gets the new queue.
-	if err := r.journal.produceCommitted([]entry{queueEntry(items)}); err != nil {
+	if err := r.journal.produceCommitted([]entry{r.queueEntry(items)}); err != nil {
 		r.log.Debug("queue frame after stop", "err", err)
 	}
 	q.release()
@@ -168,22 +159,10 @@ func (q *queue) update(r *Runtime, op func([]persist.QueueItem) ([]persist.Queue
 }
 
 // queueEntry is the queue frame of items, for the journal.
-func queueEntry(items []persist.QueueItem) entry {
-	return entry{kind: kQueue, frame: wire.Queue(apiItems(items))}
+func (r *Runtime) queueEntry(items []persist.QueueItem) entry {
+	return entry{kind: kQueue, frame: wire.Queue(r.apiItems(items))}
 }
 
 func indexOf(items []persist.QueueItem, id string) int {
 	return slices.IndexFunc(items, func(it persist.QueueItem) bool { return it.ID == id })
-}
-
-func apiItem(it persist.QueueItem) wire.QueueItem {
-	return wire.QueueItem{ID: it.ID, Content: it.Content, CreatedAt: it.CreatedAt, NotBefore: it.NotBefore}
-}
-
-func apiItems(items []persist.QueueItem) []wire.QueueItem {
-	out := make([]wire.QueueItem, len(items))
-	for i, it := range items {
-		out[i] = apiItem(it)
-	}
-	return out
 }

@@ -14,6 +14,8 @@ export interface ComposerActions {
    * when: 'queue' (Send while a turn runs), 'now' (Steer now), or none (idle).
    */
   send(text: string, when?: 'now' | 'queue', attachments?: OutAttachment[]): boolean;
+  /** Queues a message with files (POST …/input, when queue); resolves once the server stored it. */
+  queueFiles?(text: string, attachments: OutAttachment[]): Promise<unknown>;
   cancel(): void;
   /** Shift+Tab: the next permission mode, as in the CLI. */
   cycleMode?(): void;
@@ -50,6 +52,8 @@ export class Composer {
   private activity: Activity | null = null;
   /** focus() was called while the box was disabled. */
   private wantFocus = false;
+  /** Files on their way to the queue: sending waits for the server's answer. */
+  private queueing = false;
 
   constructor(private readonly actions: ComposerActions) {
     const hintId = `chat-hint-${++nextId}`;
@@ -122,17 +126,29 @@ export class Composer {
   private submit(when?: 'now'): void {
     const text = this.input.value;
     const files = this.tray.count;
-    if ((text.trim() === '' && files === 0) || this.tray.busy || !this.connected || this.readOnly !== null) return;
+    if ((text.trim() === '' && files === 0) || this.tray.busy || this.queueing || !this.connected || this.readOnly !== null) return;
     const w = when ?? (this.busy ? 'queue' : undefined);
-    if (files > 0 && w === 'queue') {
-      // Queued items hold text only: files wait in the tray until the turn ends, or go with Steer now.
-      this.tray.showError('Files cannot wait in the queue: send them when the turn has ended, or with Steer now.');
+    if (files > 0 && w === 'queue' && this.actions.queueFiles !== undefined) {
+      this.queueFiles(this.actions.queueFiles(text, this.tray.take()), text);
       return;
     }
     if (!this.actions.send(text, w, files > 0 ? this.tray.take() : undefined)) return;
     this.tray.clear();
     this.input.value = '';
     this.autosize();
+  }
+
+  /** The files leave the composer once the server stored them; on an error they stay, with its message. */
+  private queueFiles(p: Promise<unknown>, text: string): void {
+    this.queueing = true;
+    p.then(() => {
+      this.tray.clear();
+      if (this.input.value === text) {
+        this.input.value = '';
+        this.autosize();
+      }
+    }, (err: unknown) => this.tray.showError(err instanceof Error ? err.message : String(err)))
+      .finally(() => { this.queueing = false; });
   }
 
   private autosize(): void {

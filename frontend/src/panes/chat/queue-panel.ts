@@ -7,12 +7,15 @@
 // queue.ts, the transcript's render work queue.)
 import { h, reconcile, setText } from '../../dom';
 import './queue-panel.css';
+import { queuedFiles, type QueuedFile } from './queue-files';
 
 export interface QueueItem {
   id: string;
   content: string;
   createdAt: string;
   notBefore?: string;
+  /** Files queued with the message; fixed while it waits. */
+  attachments?: QueuedFile[];
 }
 
 export interface QueueActions {
@@ -85,7 +88,8 @@ export class QueuePanel {
     row.down.addEventListener('click', () => this.move(row, 1));
     row.editBtn.addEventListener('click', () => this.startEdit(row));
     remove.addEventListener('click', () => this.call(this.actions.remove(this.idOf(row))));
-    row.el.append(h('div', { class: 'chat-queue-body' }, row.text, row.when),
+    const files = queuedFiles(it.attachments);
+    row.el.append(h('div', { class: 'chat-queue-body' }, row.text, ...(files !== null ? [files] : []), row.when),
       h('div', { class: 'chat-queue-buttons' }, row.up, row.down, row.editBtn, remove));
     this.state.set(row.el, row);
     return row.el;
