@@ -134,9 +134,10 @@ const controlsJs = `(root) => {
 }`;
 
 /**
- * Controls whose centre is covered by something else (elementFromPoint at
- * the centre is neither the control nor inside it). Controls scrolled out
- * of a scrolling ancestor's view, or out of the viewport, are skipped.
+ * Controls whose centre or either end is covered by something else
+ * (elementFromPoint there is neither the control nor inside it). Controls
+ * scrolled out of a scrolling ancestor's view, or out of the viewport, are
+ * skipped, and so are ends clipped that way.
  */
 export function coveredControls(page, within = null) {
   return page.evaluate(({ js, within }) => {
@@ -147,22 +148,31 @@ export function coveredControls(page, within = null) {
       const x = r.left + r.width / 2;
       const y = r.top + r.height / 2;
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-      let inView = true;
-      for (let p = el.parentElement; p !== null; p = p.parentElement) {
-        const cs = getComputedStyle(p);
-        if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
-        const pr = p.getBoundingClientRect();
-        if (x < pr.left || x > pr.right || y < pr.top || y > pr.bottom) inView = false;
-      }
-      if (!inView) continue;
-      const hit = document.elementFromPoint(x, y);
-      // An open popup menu covers what is under it on purpose.
-      if (hit !== null && hit.closest('.menu:not([hidden])') !== null && !el.closest('.menu')) continue;
-      // So does the chat's floating "jump to the latest" button: the content scrolls under it.
-      if (hit !== null && hit.closest('.chat-jump') !== null && !el.closest('.chat-jump')) continue;
-      if (hit === null || (hit !== el && !el.contains(hit) && !(el.tagName === 'INPUT' && el.labels && [...el.labels].some((l) => l.contains(hit))))) {
+      // Whether the point px,y shows: in the viewport and in every
+      // scrolling or clipping ancestor's box.
+      const shows = (px) => {
+        if (px < 0 || px >= innerWidth) return false;
+        for (let p = el.parentElement; p !== null; p = p.parentElement) {
+          const cs = getComputedStyle(p);
+          if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+          const pr = p.getBoundingClientRect();
+          if (px < pr.left || px > pr.right || y < pr.top || y > pr.bottom) return false;
+        }
+        return true;
+      };
+      if (!shows(x)) continue;
+      const mine = (h) => h !== null && (h === el || el.contains(h) || (el.tagName === 'INPUT' && el.labels && [...el.labels].some((l) => l.contains(h))));
+      // An open popup menu covers what is under it on purpose, and so does
+      // the chat's floating "jump to the latest" button (the content
+      // scrolls under it).
+      const meant = (h) => h !== null && h.closest('.menu:not([hidden]), .chat-jump') !== null && !el.closest('.menu, .chat-jump');
+      // The centre, then both ends: a neighbour drawn over the end of a
+      // label hides it as surely as one over its middle.
+      const points = r.width > 16 ? [x, r.left + 4, r.right - 4].filter(shows) : [x];
+      const bad = points.map((px) => document.elementFromPoint(px, y)).find((h) => !mine(h) && !meant(h));
+      if (bad !== undefined) {
         const name = el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30) || el.className;
-        const by = hit === null ? 'nothing' : `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}`;
+        const by = bad === null ? 'nothing' : `${bad.tagName.toLowerCase()}.${[...bad.classList].join('.')}`;
         out.push(`${el.tagName.toLowerCase()} "${name}" covered by ${by}`);
       }
     }
