@@ -45,6 +45,13 @@ export class WorkerTabs {
   private lastSelected: string | null = null;
   /** The selected tab has not been seen whole in the strip yet (revealTab). */
   private reveal = false;
+  /**
+   * Watches the strip and the selected tab: either can change size with no
+   * render of the tabs after it (a status pill's text, the screen turned),
+   * which can push the selected tab out of view again.
+   */
+  private readonly sizes = new ResizeObserver(() => this.onResize());
+  private watched: HTMLElement | null = null;
 
   constructor(private readonly actions: TabActions) {
     this.list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Workers' });
@@ -52,6 +59,7 @@ export class WorkerTabs {
     this.history = new MenuButton(h('button', { class: 'btn btn-small history-btn', type: 'button', hidden: true }), 'Earlier agents');
     this.el = h('div', { class: 'tabbar' }, this.list, h('div', { class: 'tab-tools' }, this.history.el, this.menu.el));
     this.list.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.sizes.observe(this.list);
   }
 
   /** The workers shown as tabs, in order (Alt+1…9 count these). */
@@ -67,7 +75,22 @@ export class WorkerTabs {
       this.lastSelected = selected;
       this.reveal = selected !== null;
     }
+    this.watch(selected === null ? null : this.tabs.get(selected) ?? null);
     if (this.reveal && selected !== null) this.revealTab(selected);
+  }
+
+  private watch(el: HTMLElement | null): void {
+    if (el === this.watched) return;
+    if (this.watched !== null) this.sizes.unobserve(this.watched);
+    this.watched = el;
+    if (el !== null) this.sizes.observe(el);
+  }
+
+  /** A size changed: the selected tab is brought whole into the strip again. */
+  private onResize(): void {
+    if (this.lastSelected === null) return;
+    this.reveal = true;
+    this.revealTab(this.lastSelected);
   }
 
   /**
@@ -108,6 +131,7 @@ export class WorkerTabs {
   }
 
   dispose(): void {
+    this.sizes.disconnect();
     this.menu.dispose();
     this.history.dispose();
   }
