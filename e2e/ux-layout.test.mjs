@@ -183,10 +183,14 @@ describe('layout at phone and desktop size', { timeout: 600_000 }, () => {
     await signIn(page, server, `/s/${s.id}/w/${chat.id}`);
     await page.locator('.pane-chat:not([hidden]) .chat-result').waitFor();
     for (let i = 0; i < 3; i++) {
+      const before = page.url();
       await page.getByRole('button', { name: 'Add worker' }).click();
       await page.getByRole('menuitem', { name: 'Terminal', exact: true }).click();
-      await page.locator('.pane-terminal:not([hidden]) .term-status[data-state="open"]').waitFor();
+      // The previous terminal's pane is open too until the route moves to
+      // the new worker: wait for the route first.
+      await page.waitForURL((u) => u.href !== before);
       const wid = new URL(page.url()).pathname.split('/').pop();
+      await page.locator(`#pane-${wid} .term-status[data-state="open"]`).waitFor();
       // Wait for the scroll to settle, then check that the whole tab is inside the strip.
       await page.waitForFunction((id) => {
         const strip = document.querySelector('.tabs').getBoundingClientRect();
