@@ -61,7 +61,7 @@ func (s *Server) decide(body messagesBody) plan {
 	if p, ok := toolResultPlan(body.Messages, last, n); ok {
 		return p
 	}
-	prompt := last.Text()
+	prompt := afterInterrupt(last.Text())
 	echo := fmt.Sprintf("Echo: %s (request had %d messages)", prompt, n)
 	if len(body.Tools) == 0 {
 		return textPlan("echo", echo) // a side request or the set_model probe
@@ -176,4 +176,25 @@ func instance(schema map[string]any, depth int) any {
 		out[name] = instance(sub, depth+1)
 	}
 	return out
+}
+
+// interruptMark is the text the CLI adds to the conversation when a turn
+// is interrupted (recorded in testdata/claude-cli).
+const interruptMark = "[Request interrupted by user"
+
+// afterInterrupt is the part of a user message's text after the CLI's
+// last interruption mark. A turn interrupted before any answer leaves no
+// assistant message behind it, so the CLI sends the old prompt, the mark
+// and the new prompt as one user message; the reply is decided by the new
+// prompt alone, as the model would answer it.
+func afterInterrupt(text string) string {
+	i := strings.LastIndex(text, interruptMark)
+	if i < 0 {
+		return text
+	}
+	rest := text[i+len(interruptMark):]
+	if j := strings.IndexByte(rest, ']'); j >= 0 {
+		rest = rest[j+1:]
+	}
+	return strings.TrimSpace(rest)
 }
