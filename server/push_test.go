@@ -128,16 +128,24 @@ func decode(t *testing.T, s subscriber, p pushed) pushMsg {
 	return m
 }
 
-// A real waiting permission, with no tab viewing its session, is pushed
-// encrypted for the subscription and signed with the server's VAPID key;
-// the turn's end after the answer is pushed too.
-func TestPushPermissionDecrypted(t *testing.T) {
+// askingWithPush is a server whose fake CLI asks a permission, one
+// subscription on a fake push service, and a new session.
+func askingWithPush(t *testing.T) (*env, *fakePushService, subscriber, worker.Session) {
+	t.Helper()
 	e := scriptEnv(t, askScript)
 	fake := newFakePushService(t)
 	sub := newSubscriber(t, fake.URL+"/push/one")
 	subscribe(t, e, sub.sub)
 	var s worker.Session
 	e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir()}).json(t, &s)
+	return e, fake, sub, s
+}
+
+// A real waiting permission, with no tab viewing its session, is pushed
+// encrypted for the subscription and signed with the server's VAPID key;
+// the turn's end after the answer is pushed too.
+func TestPushPermissionDecrypted(t *testing.T) {
+	e, fake, sub, s := askingWithPush(t)
 	wid := s.Workers[0].ID
 	base := "/api/sessions/" + s.ID + "/workers/" + wid
 	if a := e.do("POST", base+"/input", map[string]string{"content": "go"}); a.status != http.StatusAccepted {
@@ -180,12 +188,7 @@ func viewing(t *testing.T, app *websocket.Conn, sid any) {
 // viewed is not pushed; the turn's end after the tab went away is, and it
 // is the first push the service gets (pushes leave in order).
 func TestPushNotWhenViewed(t *testing.T) {
-	e := scriptEnv(t, askScript)
-	fake := newFakePushService(t)
-	sub := newSubscriber(t, fake.URL+"/push/one")
-	subscribe(t, e, sub.sub)
-	var s worker.Session
-	e.do("POST", "/api/sessions", map[string]string{"cwd": t.TempDir()}).json(t, &s)
+	e, fake, sub, s := askingWithPush(t)
 	wid := s.Workers[0].ID
 	app := e.dial("/ws/app")
 	defer app.CloseNow()
