@@ -36,8 +36,9 @@ func (r WorkerRequest) info() (Info, error) {
 	case KindSDK:
 		i.Model, i.PermissionMode, i.AllowedTools = r.Model, r.PermissionMode, r.AllowedTools
 	case KindPTYAgent:
-		// The mode is kept (not used) so a switch back to the chat keeps it.
-		i.Model, i.PermissionMode, i.Cols, i.Rows = r.Model, r.PermissionMode, r.Cols, r.Rows
+		// The same choices as a chat's: the TUI starts with them, and a
+		// switch back to the chat keeps them.
+		i.Model, i.PermissionMode, i.AllowedTools, i.Cols, i.Rows = r.Model, r.PermissionMode, r.AllowedTools, r.Cols, r.Rows
 	case KindTerminal:
 		i.Command, i.Cols, i.Rows = r.Command, r.Cols, r.Rows
 	case KindGitDiff:

@@ -61,7 +61,15 @@ var baseArgs = []string{
 
 // Args returns the CLI arguments for o (without the program name).
 func Args(o Options) []string {
-	args := append([]string(nil), baseArgs...)
+	return append(append([]string(nil), baseArgs...), ConversationArgs(o)...)
+}
+
+// ConversationArgs returns the arguments both ways of running the CLI
+// share (the stream-json child and the interactive TUI in a PTY): the
+// conversation (--resume or --session-id), the model, the permission mode
+// and the allowed tools of o. A person's choices then hold in either view.
+func ConversationArgs(o Options) []string {
+	var args []string
 	if o.SessionID != "" {
 		if o.Resume {
 			args = append(args, "--resume", o.SessionID)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/internal/pty"
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 // isAbsent reports whether a start error means the binary is missing or
@@ -44,16 +45,22 @@ func (r *Runtime) pickConversation() {
 	}
 }
 
-// conversationArgs returns the CLI's arguments.
+// conversationArgs returns the CLI's arguments: the conversation, and the
+// model, permission mode and allowed tools the person chose, plus the
+// session's "Always allow" rules, exactly as the chat's CLI gets them
+// (claude.ConversationArgs). A switch from the chat thus keeps them.
 func (r *Runtime) conversationArgs() []string {
-	args := []string{"--session-id", r.conv}
-	if r.resume {
-		args = []string{"--resume", r.conv}
+	tools := append([]string(nil), r.env.Info.AllowedTools...)
+	for _, rule := range worker.SessionRules(r.env.Session.PermissionRules) {
+		tools = append(tools, rule.Spec())
 	}
-	if m := r.env.Info.Model; m != "" {
-		args = append(args, "--model", m)
-	}
-	return args
+	return claude.ConversationArgs(claude.Options{
+		SessionID:      r.conv,
+		Resume:         r.resume,
+		Model:          r.env.Info.Model,
+		PermissionMode: r.env.Info.PermissionMode,
+		AllowedTools:   tools,
+	})
 }
 
 // The CLI's words when the conversation flag was the wrong one
