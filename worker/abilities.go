@@ -50,7 +50,12 @@ type (
 		Diff(ctx context.Context, path string) (any, error)
 	}
 	// ActivityReporter is an agent runtime that knows whether a turn runs
-	// (Switch refuses to interrupt one unless forced).
+	// (Switch refuses to interrupt one unless forced). Its Activity is the
+	// one source of truth for the worker's activity: the worker's record
+	// is read through it (Manager.Worker, session snapshots), since a
+	// report reaches the record only after its commit, later than the
+	// runtime's own frames reach its tabs. Activity must not wait on the
+	// manager: it is called under the manager's lock.
 	ActivityReporter interface {
 		Activity() Activity
 	}

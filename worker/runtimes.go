@@ -107,7 +107,7 @@ func (m *Manager) Runtime(sid, wid string) (Info, Runtime, error) {
 	if err != nil {
 		return Info{}, nil, err
 	}
-	return ws.info.clone(), ws.rt, nil
+	return ws.view(), ws.rt, nil
 }
 
 // DeleteWorker stops a worker and removes it and its data.

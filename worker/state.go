@@ -66,9 +66,21 @@ func (st *sessionState) snapshot() Session {
 	s.Branch = headBranch(s.Cwd)
 	s.Workers = make([]Info, 0, len(st.workers))
 	for _, ws := range st.workers {
-		s.Workers = append(s.Workers, ws.info.clone())
+		s.Workers = append(s.Workers, ws.view())
 	}
 	return s
+}
+
+// view is the worker as the API shows it: its record, with the activity
+// its runtime has now (see ActivityReporter). A stopped worker has none.
+func (ws *workerState) view() Info {
+	i := ws.info.clone()
+	if ar, ok := ws.rt.(ActivityReporter); ok && i.Activity != nil && i.Status != StatusStopped {
+		if a := ar.Activity(); a != "" {
+			i.Activity = &a
+		}
+	}
+	return i
 }
 
 func (i Info) clone() Info {
