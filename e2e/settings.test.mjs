@@ -5,7 +5,7 @@
 // that stops the second prompt, the rules menu removing the rule, and the
 // header on a 390 px phone. Screenshots go to $SETTINGS_SHOTS when set.
 import assert from 'node:assert/strict';
-import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -202,5 +202,42 @@ describe('chat settings, plans and rules with the real Claude CLI', { timeout: 4
       }
       await p.context().close();
     }
+  });
+
+  test('with nothing chosen, the header and the Worker say what Claude\'s own settings run', async () => {
+    // Issue 22, item 2: the project's settings.json picks the model and mode.
+    const cwd = await mkdtemp(path.join(tmp, 'own-'));
+    await mkdir(path.join(cwd, '.claude'));
+    await writeFile(path.join(cwd, '.claude', 'settings.json'),
+      JSON.stringify({ model: 'claude-haiku-4-5', permissions: { defaultMode: 'acceptEdits' } }));
+    const s = await api(server, 'POST', '/api/sessions', { cwd, agent: 'sdk', title: 'own settings' });
+    const w = s.workers.find((x) => x.kind === 'sdk');
+    const p = await newPage(browser, { ...desktop, colorScheme: 'light' });
+    await p.goto(`${server.url}/?token=${server.token}`);
+    await p.goto(`${server.url}/s/${s.id}`);
+    await pane(p).locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
+    await pane(p).locator('.chat-input').fill('hello');
+    await pane(p).locator('.chat-input').press('Enter');
+    await pane(p).locator('.chat-result').first().waitFor({ timeout: waitMs });
+    await p.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .set-model')?.textContent?.startsWith('claude-haiku-4-5'), null, { timeout: waitMs });
+    await p.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .set-mode')?.textContent?.startsWith('Accept edits'), null, { timeout: waitMs });
+    const got = await api(server, 'GET', `/api/sessions/${s.id}/workers/${w.id}`);
+    assert.equal(got.model, undefined, 'no model chosen');
+    assert.equal(got.permissionMode, undefined, 'no mode chosen');
+    assert.deepEqual(got.current, { model: 'claude-haiku-4-5', permissionMode: 'acceptEdits' });
+    assert.equal(await pane(p).locator('.set-mode').getAttribute('data-chosen'), 'false');
+    assert.match(await pane(p).locator('.set-mode').getAttribute('aria-label'), /from Claude's own settings/);
+    await pane(p).locator('.set-mode').click();
+    assert.match(await pane(p).locator('.set-mode + .menu .set-source').innerText(), /Now: Accept edits, from Claude's own settings/);
+    await shot('desktop-light-own-settings', p);
+    await p.keyboard.press('Escape');
+
+    // A choice is marked as one, in the Worker and the header.
+    await api(server, 'PATCH', `/api/sessions/${s.id}/workers/${w.id}`, { permissionMode: 'plan' });
+    await p.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .set-mode')?.dataset.chosen === 'true', null, { timeout: waitMs });
+    const chosen = await api(server, 'GET', `/api/sessions/${s.id}/workers/${w.id}`);
+    assert.equal(chosen.permissionMode, 'plan');
+    assert.equal(chosen.current.model, 'claude-haiku-4-5');
+    await p.context().close();
   });
 });

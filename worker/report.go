@@ -28,6 +28,9 @@ type Reporter interface {
 	Problem(msg string)
 	// Base says the git-diff base changed.
 	Base(base string)
+	// Current says what an agent's CLI reports it runs with; a zero c
+	// clears it.
+	Current(c Current)
 }
 
 // errNoReason is the error of a Failed report that gave none.
@@ -88,4 +91,13 @@ func (r reporter) Problem(msg string) {
 
 func (r reporter) Base(base string) {
 	r.change(func(i *Info) { i.Base = base })
+}
+
+func (r reporter) Current(c Current) {
+	r.change(func(i *Info) {
+		i.Current = nil
+		if c != (Current{}) {
+			i.Current = &c
+		}
+	})
 }

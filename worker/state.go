@@ -97,6 +97,10 @@ func (i Info) clone() Info {
 		e := *i.Error
 		c.Error = &e
 	}
+	if i.Current != nil {
+		cur := *i.Current
+		c.Current = &cur
+	}
 	c.AllowedTools = append([]string(nil), i.AllowedTools...)
 	c.Command = append([]string(nil), i.Command...)
 	return c

@@ -51,7 +51,10 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 			return Info{}, err
 		}
 	}
-	return m.CreateWorker(ctx, sid, WorkerRequest{Kind: req.To, Model: curInfo.Model, PermissionMode: curInfo.PermissionMode, AllowedTools: curInfo.AllowedTools})
+	return m.CreateWorker(ctx, sid, WorkerRequest{
+		Kind: req.To, Model: curInfo.Model, PermissionMode: curInfo.PermissionMode, AllowedTools: curInfo.AllowedTools,
+		inherit: curInfo.Current,
+	})
 }
 
 // retire stops the agent worker that drives the conversation, after

@@ -64,12 +64,26 @@ type Info struct {
 	Error     *string   `json:"error"`
 
 	Model          string   `json:"model,omitempty"`          // sdk, pty-agent
-	PermissionMode string   `json:"permissionMode,omitempty"` // sdk
-	AllowedTools   []string `json:"allowedTools,omitempty"`   // sdk
+	PermissionMode string   `json:"permissionMode,omitempty"` // sdk, pty-agent
+	AllowedTools   []string `json:"allowedTools,omitempty"`   // sdk, pty-agent
 	Command        []string `json:"command,omitempty"`        // terminal
 	Cols           int      `json:"cols,omitempty"`           // terminal, pty-agent
 	Rows           int      `json:"rows,omitempty"`           // terminal, pty-agent
 	Base           string   `json:"base,omitempty"`           // git-diff: the commit-ish asked for
+	// Current is what the agent's CLI reported it runs with (sdk), nil
+	// until it reported. Model and PermissionMode above stay what the
+	// person chose ("" when nothing was chosen: the CLI's own settings
+	// apply), so that a value present there is a choice.
+	Current *Current `json:"current,omitempty"`
+}
+
+// Current is the model and permission mode an agent's CLI reports as in
+// force (its init and status lines, its initialize answer): the person's
+// choice, or the CLI's own settings when there is none. "" is not yet
+// reported.
+type Current struct {
+	Model          string `json:"model,omitempty"`
+	PermissionMode string `json:"permissionMode,omitempty"`
 }
 
 // Session is API.md's Session object.

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,11 @@ type WorkerRequest struct {
 	Cols           int      `json:"cols"`
 	Rows           int      `json:"rows"`
 	Base           string   `json:"base"`
+
+	// inherit is what the agent worker a switch retires ran with: the
+	// terminal view starts with it where the person chose nothing, so both
+	// views run the same (Switch).
+	inherit *Current
 }
 
 var permissionModes = map[string]bool{"": true, "default": true, "acceptEdits": true, "plan": true, "bypassPermissions": true}
@@ -39,6 +45,7 @@ func (r WorkerRequest) info() (Info, error) {
 		// The same choices as a chat's: the TUI starts with them, and a
 		// switch back to the chat keeps them.
 		i.Model, i.PermissionMode, i.AllowedTools, i.Cols, i.Rows = r.Model, r.PermissionMode, r.AllowedTools, r.Cols, r.Rows
+		i.Current = r.startsWith()
 	case KindTerminal:
 		i.Command, i.Cols, i.Rows = r.Command, r.Cols, r.Rows
 	case KindGitDiff:
@@ -49,6 +56,20 @@ func (r WorkerRequest) info() (Info, error) {
 		return i, fieldErr("kind", "unknown worker kind %q: use sdk, pty-agent, terminal or git-diff", r.Kind)
 	}
 	return i, nil
+}
+
+// startsWith is what a new pty-agent's CLI is started with: the choices,
+// else what the retired worker ran with (nil when neither says anything).
+func (r WorkerRequest) startsWith() *Current {
+	c := Current{Model: r.Model, PermissionMode: r.PermissionMode}
+	if r.inherit != nil {
+		c.Model = cmp.Or(c.Model, r.inherit.Model)
+		c.PermissionMode = cmp.Or(c.PermissionMode, r.inherit.PermissionMode)
+	}
+	if c == (Current{}) {
+		return nil
+	}
+	return &c
 }
 
 // CreateWorker adds a worker to a session and starts it. Options the

@@ -18,8 +18,11 @@ export interface Worker {
   exitCode: number | null;
   error: string | null;
   // kind-specific
+  /** What the person chose (absent: nothing chosen, the CLI's own settings apply). */
   model?: string | null;
   permissionMode?: string | null;
+  /** What the agent's CLI reports it runs with (sdk), or starts with (pty-agent). */
+  current?: { model?: string; permissionMode?: string } | null;
   base?: string | null;
   cols?: number | null;
   rows?: number | null;

@@ -36,6 +36,7 @@ func (f *fakeReports) Activity(worker.Activity) {}
 func (f *fakeReports) Size(int, int)            {}
 func (f *fakeReports) Problem(string)           {}
 func (f *fakeReports) Base(b string)            { f.set(func(i *worker.Info) { i.Base = b }) }
+func (f *fakeReports) Current(worker.Current)   {}
 
 func ptr[T any](v T) *T { return &v }
 

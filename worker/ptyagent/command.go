@@ -1,6 +1,7 @@
 package ptyagent
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os/exec"
@@ -45,22 +46,23 @@ func (r *Runtime) pickConversation() {
 	}
 }
 
-// conversationArgs returns the CLI's arguments: the conversation, and the
-// model, permission mode and allowed tools the person chose, plus the
-// session's "Always allow" rules, exactly as the chat's CLI gets them
-// (claude.ConversationArgs). A switch from the chat thus keeps them.
+// conversationArgs returns the CLI's arguments: the conversation, the
+// model and permission mode it starts with (Info.Current: the person's
+// choice, else what the chat a switch retired ran with, whose default mode
+// is not the TUI's), and the allowed tools plus the session's "Always
+// allow" rules, exactly as the chat's CLI gets them
+// (claude.ConversationArgs). Both views then run the same.
 func (r *Runtime) conversationArgs() []string {
 	tools := append([]string(nil), r.env.Info.AllowedTools...)
 	for _, rule := range worker.SessionRules(r.env.Session.PermissionRules) {
 		tools = append(tools, rule.Spec())
 	}
-	return claude.ConversationArgs(claude.Options{
-		SessionID:      r.conv,
-		Resume:         r.resume,
-		Model:          r.env.Info.Model,
-		PermissionMode: r.env.Info.PermissionMode,
-		AllowedTools:   tools,
-	})
+	o := claude.Options{SessionID: r.conv, Resume: r.resume, AllowedTools: tools}
+	o.Model, o.PermissionMode = r.env.Info.Model, r.env.Info.PermissionMode
+	if c := r.env.Info.Current; c != nil {
+		o.Model, o.PermissionMode = cmp.Or(o.Model, c.Model), cmp.Or(o.PermissionMode, c.PermissionMode)
+	}
+	return claude.ConversationArgs(o)
 }
 
 // The CLI's words when the conversation flag was the wrong one

@@ -41,7 +41,9 @@ func TestRealCLIStartsWithChosenSettings(t *testing.T) {
 		api := fakeapi.New(t)
 		f := newFixture(t, path)
 		f.cfg.ChildEnv = api.ClaudeEnv(f.home)
-		f.info.PermissionMode = "default"
+		// Nothing chosen: the chat this view took over ran in "Ask before
+		// edits" (the stream-json CLI's default), and so does the TUI.
+		f.info.Current = &worker.Current{PermissionMode: "default"}
 		f.info.AllowedTools = []string{"Bash(touch by-tool)"}
 		f.sess.PermissionRules = []worker.Rule{
 			{ID: "r1", ToolName: "Bash", RuleContent: "touch by-rule", Destination: "session"},

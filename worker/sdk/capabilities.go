@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
@@ -46,6 +47,7 @@ func (r *Runtime) setCapabilities(raw json.RawMessage) {
 	r.mu.Lock()
 	r.caps = &c
 	r.mu.Unlock()
+	r.noteInForce(claude.InForce{PermissionMode: c.PermissionMode})
 }
 
 // Capabilities answers what the CLI offers. When no CLI of this worker has

@@ -186,6 +186,9 @@ func (r reporter) Size(cols, rows int) {
 
 func (r reporter) Problem(msg string) { r.h.update(func(i *worker.Info) { i.Error = &msg }) }
 func (r reporter) Base(base string)   { r.h.update(func(i *worker.Info) { i.Base = base }) }
+func (r reporter) Current(c worker.Current) {
+	r.h.update(func(i *worker.Info) { i.Current = &c })
+}
 
 func (h *harness) argsLog() string { return filepath.Join(h.dir, "args.log") }
 func (h *harness) flag() string    { return filepath.Join(h.dir, "fail") }

@@ -56,6 +56,7 @@ type Runtime struct {
 	halting   *halt                // the Stop under way (stop.go)
 	watching  bool                 // the stall watchdog runs (stall.go)
 	settings  worker.Settings      // the flags of the next CLI (settings.go)
+	inForce   claude.InForce       // what the CLI reports it runs with (current.go)
 	rules     []worker.Rule        // the session's rules, passed to every CLI
 	retired   *claude.Process      // ended on purpose (SetRules): no exit frame
 	suspended bool                 // Suspend: a shutdown keeps the pending requests (pending.go)
@@ -136,6 +137,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	r.catchUpUsage(last)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.settings = worker.Settings{Model: env.Info.Model, PermissionMode: env.Info.PermissionMode}
+	r.inForce = inForceOf(env.Info)
 	r.rules = worker.SessionRules(env.Session.PermissionRules)
 	if id := env.Session.ClaudeSessionID; id != nil && *id != "" {
 		// The session already carries a conversation (this worker's, or

@@ -45,6 +45,10 @@ func (r *Runtime) ApplySettings(ctx context.Context, next worker.Settings) error
 		if err := r.applyLive(ctx, p, cur, next); err != nil {
 			return err
 		}
+		if next.Model != cur.Model {
+			// The CLI took it; its next init names the model in full.
+			r.noteInForce(claude.InForce{Model: next.Model})
+		}
 	}
 	r.mu.Lock()
 	r.settings = next

@@ -57,3 +57,12 @@ func (r Reporter) Problem(msg string) {
 
 func (r Reporter) Activity(a worker.Activity) { r.apply(func(i *worker.Info) { i.Activity = &a }) }
 func (r Reporter) Base(string)                {}
+
+func (r Reporter) Current(c worker.Current) {
+	r.apply(func(i *worker.Info) {
+		i.Current = nil
+		if c != (worker.Current{}) {
+			i.Current = &c
+		}
+	})
+}

@@ -1,8 +1,10 @@
 // The chat header's settings: the model and the permission mode, each a menu
-// button showing what the CLI reports as current (its init and status lines),
-// and the session's "Always allow" rules with a remove action. A choice is a
-// PATCH of the worker; the server answers once the CLI took it (or 409 with
-// the CLI's reason), and the CLI's next report confirms it.
+// button showing what the CLI reports as current (its init and status lines,
+// and the Worker's `current`), and whether the person chose it (each menu
+// says so at its top), and the session's "Always allow" rules with a remove
+// action. A choice is a PATCH of the worker; the server answers once the CLI
+// took it (or 409 with the CLI's reason), and the CLI's next report confirms
+// it.
 import type { Api } from '../../api';
 import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
@@ -35,6 +37,8 @@ export class SettingsBar {
   private reportedModel: string | null = null;
   private bypassChosen: boolean;
   private busy = false;
+  private readonly modelNote = h('div', { class: 'menu-note set-source' });
+  private readonly modeNote = h('div', { class: 'menu-note set-source' });
 
   constructor(private readonly api: Api, private readonly sid: string, private worker: Worker,
     private readonly onError: (message: string) => void) {
@@ -45,7 +49,7 @@ export class SettingsBar {
     this.el = h('div', { class: 'chat-settings' }, this.modelMenu.el, this.modeMenu.el, this.rulesMenu.el);
     this.modelMenu.button.addEventListener('click', () => void this.loadModels());
     this.setModeItems();
-    this.modelMenu.setItems([], [h('div', { class: 'menu-note' }, 'Loading models…')]);
+    this.modelMenu.setItems([], [this.modelNote, h('div', { class: 'menu-note' }, 'Loading models…')]);
     this.render();
   }
 
@@ -75,7 +79,7 @@ export class SettingsBar {
   }
 
   get mode(): string {
-    return this.reportedMode ?? (this.worker.permissionMode || 'default');
+    return this.reportedMode ?? (this.worker.permissionMode || this.worker.current?.permissionMode || 'default');
   }
 
   /** Shift+Tab: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
@@ -93,12 +97,19 @@ export class SettingsBar {
 
   private render(): void {
     // A chosen alias (sonnet) reads better than the id the CLI reports for it.
-    const model = this.worker.model ? this.modelName(this.worker.model) : this.reportedModel ?? 'Default model';
+    const model = this.worker.model ? this.modelName(this.worker.model)
+      : this.reportedModel ?? this.worker.current?.model ?? 'Default model';
+    const mode = modeNames[this.mode] ?? this.mode;
+    const source = (chosen: boolean): string => (chosen ? 'chosen here' : "from Claude's own settings");
     setText(this.modelMenu.button, `${model} ▾`);
-    this.modelMenu.button.setAttribute('aria-label', `Model: ${model}`);
-    setText(this.modeMenu.button, `${modeNames[this.mode] ?? this.mode} ▾`);
-    this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${modeNames[this.mode] ?? this.mode}`);
+    this.modelMenu.button.setAttribute('aria-label', `Model: ${model}, ${source(!!this.worker.model)}`);
+    this.modelMenu.button.dataset.chosen = String(!!this.worker.model);
+    setText(this.modelNote, `Now: ${model}, ${source(!!this.worker.model)}`);
+    setText(this.modeMenu.button, `${mode} ▾`);
+    this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${mode}, ${source(!!this.worker.permissionMode)}`);
     this.modeMenu.button.dataset.mode = this.mode;
+    this.modeMenu.button.dataset.chosen = String(!!this.worker.permissionMode);
+    setText(this.modeNote, `Now: ${mode}, ${source(!!this.worker.permissionMode)}`);
     this.el.dataset.busy = String(this.busy);
     // A stopped chat only shows its history: nothing to change.
     const stopped = this.worker.status === 'stopped';
@@ -119,7 +130,7 @@ export class SettingsBar {
         void this.choose({ permissionMode: v });
       });
       return b;
-    }));
+    }), [this.modeNote]);
   }
 
   private async loadModels(): Promise<void> {
@@ -128,7 +139,7 @@ export class SettingsBar {
       const res = await this.api.request<{ models: ModelInfo[] }>('GET', `${this.path()}/models`);
       this.models = res.models;
     } catch (err) {
-      this.modelMenu.setItems([], [h('div', { class: 'menu-note' }, `Could not load the models: ${errorMessage(err)}`)]);
+      this.modelMenu.setItems([], [this.modelNote, h('div', { class: 'menu-note' }, `Could not load the models: ${errorMessage(err)}`)]);
       return;
     }
     this.modelMenu.setItems(this.models.map((m) => {
@@ -139,7 +150,7 @@ export class SettingsBar {
         void this.choose({ model: m.value });
       });
       return b;
-    }));
+    }), [this.modelNote]);
     if (this.modelMenu.isOpen) this.modelMenu.open(); // focus the first item now that there is one
     this.render();
   }
