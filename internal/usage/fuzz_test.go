@@ -11,7 +11,7 @@ import (
 // lines: they never panic, a result's figures are never negative, and a
 // rate-limit state always has a status.
 func FuzzLines(f *testing.F) {
-	for _, name := range []string{"ratelimit_nearlimit.jsonl", "ratelimit_overlimit.jsonl"} {
+	for _, name := range []string{"ratelimit_nearlimit.jsonl", "ratelimit_overlimit.jsonl", windowsRecording} {
 		for _, l := range readLinesF(f, name) {
 			f.Add(l)
 		}

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
+	"github.com/agentdesk/agentdesk/internal/usage"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -66,6 +67,8 @@ type harness struct {
 	conv    string
 	started int // ConversationStarted calls
 	updated chan struct{}
+	// rateLimit is the last state the meter reported.
+	rateLimit *usage.RateLimit
 }
 
 type harnessOptions struct {
@@ -186,6 +189,10 @@ func (r reporter) Size(cols, rows int) {
 
 func (r reporter) Problem(msg string) { r.h.update(func(i *worker.Info) { i.Error = &msg }) }
 func (r reporter) Base(base string)   { r.h.update(func(i *worker.Info) { i.Base = base }) }
+func (r reporter) RateLimit(rl usage.RateLimit) {
+	r.h.update(func(*worker.Info) { r.h.rateLimit = &rl })
+}
+
 func (r reporter) Current(c worker.Current) {
 	r.h.update(func(i *worker.Info) { i.Current = &c })
 }

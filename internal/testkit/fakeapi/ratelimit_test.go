@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 )
@@ -48,6 +49,17 @@ func TestRateLimitHeaders(t *testing.T) {
 			h.Get("anthropic-ratelimit-unified-representative-claim") != "five_hour" {
 			t.Errorf("%s: %d %v", c.prompt, resp.StatusCode, h)
 		}
+	}
+	// "windows": per-window readings whose resets lie within the year
+	// (the request may cross a full hour: either reset is right).
+	five, seven := fakeapi.WindowResets(time.Now())
+	h := messagesRequest(t, s, "windows please", bearer...).Header
+	fiveAfter, _ := fakeapi.WindowResets(time.Now())
+	got := h.Get("anthropic-ratelimit-unified-5h-reset")
+	if h.Get("anthropic-ratelimit-unified-5h-utilization") != "0.85" || h.Get("anthropic-ratelimit-unified-7d-utilization") != "0.3" ||
+		h.Get("anthropic-ratelimit-unified-5h-status") != "allowed" || seven.Sub(five) != 70*time.Hour ||
+		(got != strconv.FormatInt(five.Unix(), 10) && got != strconv.FormatInt(fiveAfter.Unix(), 10)) {
+		t.Errorf("windows: %v", h)
 	}
 	resp := messagesRequest(t, s, "overlimit please", "X-Api-Key", fakeapi.FakeKey)
 	if resp.StatusCode != 200 || resp.Header.Get("anthropic-ratelimit-unified-status") != "" {
