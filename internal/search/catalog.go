@@ -48,7 +48,9 @@ func (x *Indexer) syncCatalog() error {
 	known := map[string]string{}
 	titles := map[string]string{}
 	b := x.idx.NewBatch()
-	for _, s := range x.cat.Sessions() {
+	sessions := x.cat.Sessions()
+	x.routes.set(sessions)
+	for _, s := range sessions {
 		titles[s.ID] = s.Title
 		for _, w := range s.Workers {
 			known[w.ID] = s.ID
@@ -73,14 +75,34 @@ func (x *Indexer) syncCatalog() error {
 	if err := x.write(b); err != nil {
 		return err
 	}
-	for wid := range x.cat0.Workers {
-		if _, ok := known[wid]; !ok {
-			if err := x.dropWorker(wid); err != nil {
+	for wid, sid := range x.cat0.Workers {
+		if _, ok := known[wid]; ok {
+			continue
+		}
+		if err := x.dropWorker(wid); err != nil {
+			return err
+		}
+		if _, ok := titles[sid]; ok {
+			if err := x.reindexSession(sid); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// reindexSession has every remaining worker of session sid indexed again
+// from its first message (by the catch-up of this sweep): a message whose
+// document the dropped worker wrote is gone with it, though the others
+// may hold copies of it.
+func (x *Indexer) reindexSession(sid string) error {
+	b := x.idx.NewBatch()
+	for wid, s := range x.known {
+		if s == sid {
+			b.DeleteInternal([]byte(keySeqPfx + wid))
+		}
+	}
+	return x.write(b)
 }
 
 func titleID(sid string) string { return "t/" + sid }

@@ -93,15 +93,29 @@ func indexMessage(b *bleve.Batch, d *docFields, sid, wid string, seq uint64, dat
 	if e.at.IsZero() {
 		e.at = now // the CLI's lines carry no time; they were committed just now
 	}
-	id := messageID(wid, seq)
-	doc := d.message(id, [nFields]string{e.text, sid, wid, tierName(ord), e.at.UTC().Format(time.RFC3339Nano)})
+	id, ref := messageDocID(sid, wid, seq, e.uuid), messageID(wid, seq)
+	doc := d.message(id, [nFields]string{e.text, sid, wid, tierName(ord), e.at.UTC().Format(time.RFC3339Nano), ref})
 	if err := b.IndexAdvanced(doc); err != nil {
 		return false, fmt.Errorf("index message %s: %w", id, err)
 	}
 	return true, nil
 }
 
+// messageID names a stored copy of a message: its worker and seq.
 func messageID(wid string, seq uint64) string { return wid + "/" + strconv.FormatUint(seq, 10) }
+
+// messageDocID is a message's document id: the message's uuid within its
+// session, so that the copies of one message in the logs of the workers
+// that carried the conversation (each switch back to the chat imports the
+// history again, under the same uuids) are one document, written by
+// whichever copy was indexed last (its ref). A message without a uuid has
+// a document per copy.
+func messageDocID(sid, wid string, seq uint64, uuid string) string {
+	if uuid == "" {
+		return messageID(wid, seq)
+	}
+	return "u/" + sid + "/" + uuid
+}
 
 func (x *Indexer) indexedSeq(wid string) (uint64, error) {
 	v, err := x.idx.GetInternal([]byte(keySeqPfx + wid))

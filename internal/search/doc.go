@@ -35,6 +35,7 @@ const (
 	fTier  = "tier"  // recency tier (tier.go): keyword, not stored
 	fAt    = "at"    // stored only: RFC 3339 time
 	fTitle = "title" // stored only, on title documents: the title as indexed
+	fRef   = "ref"   // stored only, on message documents: "wid/seq" of the copy indexed
 )
 
 // analyzer is the text field's analyzer, used for queries too.
@@ -42,8 +43,9 @@ const analyzer = "words"
 
 // mappingVersion is kept in the index; an index of another version is
 // rebuilt (version 1 stored text and term vectors; version 2 named bleve's
-// unicode tokenizer, which gives the same words more slowly).
-const mappingVersion = "3"
+// unicode tokenizer, which gives the same words more slowly; version 3
+// had a document per stored copy of a message, see messageDocID).
+const mappingVersion = "4"
 
 func newMapping() mapping.IndexMapping {
 	text := bleve.NewTextFieldMapping()
@@ -77,6 +79,7 @@ func newMapping() mapping.IndexMapping {
 	dm.AddFieldMappingsAt(fTier, kw(false))
 	dm.AddFieldMappingsAt(fAt, stored)
 	dm.AddFieldMappingsAt(fTitle, stored)
+	dm.AddFieldMappingsAt(fRef, stored)
 	// No composite "_all" field: every query names its field, and building
 	// the empty composite still cost a tenth of the indexing time.
 	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())

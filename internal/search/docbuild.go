@@ -25,10 +25,11 @@ const (
 	iWID
 	iTier
 	iAt
+	iRef
 	nFields
 )
 
-var docFieldNames = [nFields]string{fText, fSID, fWID, fTier, fAt}
+var docFieldNames = [nFields]string{fText, fSID, fWID, fTier, fAt, fRef}
 
 func newDocFields(m mapping.IndexMapping) (*docFields, error) {
 	im, ok := m.(*mapping.IndexMappingImpl)

@@ -20,7 +20,7 @@ func TestBuiltDocMatchesMapping(t *testing.T) {
 		name   string
 		fields *docFields
 	}{{"index", x.fields}, {"new mapping", mustDocFields(t)}} {
-		vals := [nFields]string{"go test ./...", "s1", "w1", "0", "2026-03-04T05:06:07Z"}
+		vals := [nFields]string{"go test ./...", "s1", "w1", "0", "2026-03-04T05:06:07Z", "w1/7"}
 		got := m.fields.message("w1/7", vals)
 		want := document.NewDocument("w1/7")
 		data := map[string]any{}

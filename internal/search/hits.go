@@ -12,16 +12,20 @@ import (
 // toHits turns matches into hits: a title's text is stored in the index, a
 // message's is read back from the store (the index keeps no text), which
 // also gives its uuid and role. A message gone from the store meanwhile (a
-// deleted worker not yet taken out of the index) is left out.
+// deleted worker not yet taken out of the index) is left out. A message
+// opens in the newest worker of its session that holds it (route.go),
+// and shows once (an index written before one document per message could
+// still hold copies).
 func (x *Indexer) toHits(ms []*search.DocumentMatch, p *queryPlan) []Hit {
 	hits := make([]Hit, 0, len(ms))
+	seen := map[string]bool{}
 	for _, m := range ms {
 		str := func(k string) string { s, _ := m.Fields[k].(string); return s }
 		if title := str(fTitle); title != "" {
 			hits = append(hits, Hit{SessionID: str(fSID), Role: "title", Snippet: snippet(x, title, p), CreatedAt: str(fAt)})
 			continue
 		}
-		wid, seq, ok := parseMessageID(m.ID)
+		wid, seq, ok := parseMessageID(str(fRef))
 		if !ok {
 			continue
 		}
@@ -33,7 +37,14 @@ func (x *Indexer) toHits(ms []*search.DocumentMatch, p *queryPlan) []Hit {
 		if !ok {
 			continue
 		}
-		hits = append(hits, Hit{SessionID: str(fSID), WorkerID: wid, UUID: e.uuid, Role: e.role,
+		sid := str(fSID)
+		if key := sid + "/" + e.uuid; e.uuid != "" {
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		hits = append(hits, Hit{SessionID: sid, WorkerID: x.route(sid, e.uuid, wid), UUID: e.uuid, Role: e.role,
 			Snippet: snippet(x, e.text, p), CreatedAt: str(fAt)})
 	}
 	return hits

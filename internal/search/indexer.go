@@ -34,6 +34,7 @@ type Indexer struct {
 	ord    atomic.Uint64 // the next message's ordinal (tier.go); written by the run goroutine
 
 	deadline time.Duration // bounds one search: searchDeadline, shorter in tests
+	routes   routes        // each session's workers, newest first (route.go)
 
 	mu      sync.Mutex // guards pending and sweep: held only to swap them
 	pending map[string]struct{}

@@ -77,7 +77,7 @@ func (x *Indexer) Search(q string, limit int, sessionID string) (Result, error) 
 // searchTop is one bleve search returning the top limit matches.
 func (x *Indexer) searchTop(ctx context.Context, q query.Query, limit int) ([]*search.DocumentMatch, error) {
 	req := bleve.NewSearchRequestOptions(q, limit, 0, false)
-	req.Fields = []string{fSID, fAt, fTitle}
+	req.Fields = []string{fSID, fAt, fTitle, fRef}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)

@@ -27,8 +27,15 @@ func TestRealImportAfterTerminalTurn(t *testing.T) {
 	s := newReal(t)
 	hA := s.harness(t, harnessOptions{})
 	send(t, hA, "hello from the chat")
-	attach(t, hA.rt, "").until(isResult)
+	a := attach(t, hA.rt, "")
+	a.until(isResult)
 	hA.stop()
+	var aIDs []string // A's user and assistant messages, as A stored them
+	for _, f := range a.frames {
+		if f.stored() && (f.Message.Type == "user" || f.Message.Type == "assistant") {
+			aIDs = append(aIDs, decodeImported(t, f).UUID)
+		}
+	}
 
 	const typed = "typed in terminal zebra"
 	s.terminalTurn(t, hA.conv, typed)
@@ -61,6 +68,17 @@ func TestRealImportAfterTerminalTurn(t *testing.T) {
 	}
 	if m := decodeImported(t, storedFrameAt(t, b.frames, 4)); m.Subtype != "agentdesk_imported" || m.Count != 4 {
 		t.Errorf("marker %+v", m)
+	}
+	// One identity per message across the workers of the conversation
+	// (issue 22, item 5): B's copies of A's turn keep A's uuids, the user
+	// message's too (agentdesk gave it to the CLI).
+	for i, id := range aIDs {
+		if got := decodeImported(t, storedFrameAt(t, b.frames, i)).UUID; got != id {
+			t.Errorf("imported message %d has uuid %q, A stored it as %q", i, got, id)
+		}
+	}
+	if len(aIDs) != 2 {
+		t.Errorf("A stored %d user and assistant messages, want 2", len(aIDs))
 	}
 
 	send(t, hB, "follow-up in the chat")

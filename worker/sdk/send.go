@@ -100,7 +100,7 @@ func (r *Runtime) sendLocked(content string, files []attachment.File, store func
 	if err := store([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user", blobs: blobs}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
-	err := r.deliver(cliContent(content, files))
+	err := r.deliver(id, cliContent(content, files))
 	if errors.Is(err, errSendCancelled) {
 		r.endTurn()
 		return nil
@@ -108,14 +108,15 @@ func (r *Runtime) sendLocked(content string, files []attachment.File, store func
 	return err
 }
 
-// deliver writes a stored user message to the CLI, starting it first when
-// none runs.
-func (r *Runtime) deliver(content any) error {
+// deliver writes the stored user message id to the CLI, starting it first
+// when none runs. The CLI keeps id as the message's uuid (see
+// claude.Process.SendUserMessage).
+func (r *Runtime) deliver(id string, content any) error {
 	p, err := r.ensureProcess()
 	if err != nil {
 		return err
 	}
-	err = r.write(p, content)
+	err = r.write(p, id, content)
 	if errors.Is(err, claude.ErrExited) {
 		// The CLI died since its last line: its reader reports the exit;
 		// this message goes to a resumed one.
@@ -123,7 +124,7 @@ func (r *Runtime) deliver(content any) error {
 		if p, err = r.ensureProcess(); err != nil {
 			return err
 		}
-		err = r.write(p, content)
+		err = r.write(p, id, content)
 	}
 	if err != nil && !errors.Is(err, errSendCancelled) {
 		return fmt.Errorf("send to claude: %w", err)
@@ -137,13 +138,13 @@ func (r *Runtime) deliver(content any) error {
 
 // write hands the message to the CLI unless Cancel came first; see
 // cancelMu.
-func (r *Runtime) write(p *claude.Process, content any) error {
+func (r *Runtime) write(p *claude.Process, id string, content any) error {
 	r.cancelMu.Lock()
 	defer r.cancelMu.Unlock()
 	if r.cancelSend {
 		return errSendCancelled
 	}
-	if err := p.SendUserContent(content); err != nil {
+	if err := p.SendUserMessage(id, content); err != nil {
 		return err
 	}
 	r.sending = false // from now on Cancel interrupts the turn
