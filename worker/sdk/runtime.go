@@ -129,9 +129,11 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	}
 	r.journal = newJournal(env.Store, env.Info.ID, last, r.log, r.reportActivity)
 	r.q = newQueue(r, env.Info.SessionID)
+	var restored []*permission
 	if !r.readOnly {
 		r.journal.queued = r.q.frame()
-		r.journal.restore(r.loadPending())
+		restored = r.loadPending()
+		r.journal.restore(restored)
 	}
 	r.journal.meter = newMeter(env, r.log)
 	r.catchUpUsage(last)
@@ -150,6 +152,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 			env.SetClaudeSession(r.conv)
 		}
 	}
+	r.closeCutTurn(len(restored))
 	// The journal's goroutines start when there is work and end when it
 	// is done: an idle worker runs no goroutine and holds no queue.
 	switch {

@@ -174,6 +174,16 @@ export function renderResult(m: CliMessage, prevTotal: number | null): HTMLEleme
   return el;
 }
 
+/**
+ * The end of a turn a restart of agentdesk cut short (system/agentdesk_turn_cut):
+ * shown like a turn's footer, as a Cancel's turn ends with "Interrupted".
+ */
+export function renderTurnCut(): HTMLElement {
+  return h('div', { class: 'chat-msg chat-result chat-turn-cut', 'data-outcome': 'cut', role: 'note' },
+    h('span', { class: 'result-label' }, 'Cut short by a restart'),
+    h('span', { class: 'result-facts' }, 'agentdesk stopped during this turn; what Claude was still writing is lost. Send a message to go on.'));
+}
+
 /** A small "from terminal" badge on a message imported from a turn typed in Claude's terminal UI. */
 export function markFromTerminal(el: HTMLElement): void {
   if (!el.classList.contains('chat-user') && !el.classList.contains('chat-text')) return;

@@ -2,7 +2,7 @@
 // transcript.ts): a note, the init card, a retry, a denial; some only
 // update a tool card (sub-agent progress) and show nothing themselves.
 import { num, str, type CliMessage } from './protocol';
-import { note, renderConfigDenied, renderImported, renderImportFailed, renderInit, renderRetry } from './render';
+import { note, renderConfigDenied, renderImported, renderImportFailed, renderInit, renderRetry, renderTurnCut } from './render';
 import type { ToolCard } from './tool-card';
 
 /** The element for system line m (null: nothing to show); cards are the tool cards shown, by tool_use id. */
@@ -19,6 +19,8 @@ export function systemLine(m: CliMessage, cards: ReadonlyMap<string, ToolCard>):
       return renderImported(num(m, 'count') ?? 0);
     case 'agentdesk_import_failed':
       return renderImportFailed(str(m, 'message'));
+    case 'agentdesk_turn_cut':
+      return renderTurnCut();
     case 'agentdesk_watching':
     case 'agentdesk_watch_ended':
       return note(str(m, 'message'), 'chat-watch');
