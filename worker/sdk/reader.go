@@ -80,6 +80,8 @@ func (r *Runtime) entries(p *claude.Process, es []entry, l claude.Line) []entry 
 		return r.cancelled(es, l.RequestID)
 	case "control_response":
 		return es // answers to our own requests; the driver keeps them
+	case claude.TypeCommandLifecycle:
+		return es // receipts for the uuids user messages carry: nothing new to show
 	case "system":
 		r.noteLine(l)
 	}
