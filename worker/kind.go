@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/persist"
 )
 
@@ -79,6 +80,9 @@ type Env struct {
 	// (childproc.Env): it finds them again, wherever they moved, after a
 	// crash and when the worker is stopped.
 	Marker string
+	// Launcher starts the worker's processes (internal/launch); never nil
+	// in an Env the manager built.
+	Launcher launch.Launcher
 }
 
 // RecordProcess records the worker's running process with its identity, so

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/persist"
 )
 
@@ -36,6 +37,7 @@ type Manager struct {
 	factories  map[Kind]Factory
 	validators map[Kind]Validator
 	killGroup  func(pgid int)
+	launcher   launch.Launcher
 	now        func() time.Time
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
@@ -65,6 +67,8 @@ type Options struct {
 	// sends SIGKILL to the group. PTY children need more than that (a
 	// shell's background jobs live in groups of their own).
 	KillGroup func(pgid int)
+	// Launcher starts every worker's processes; nil means the local one.
+	Launcher launch.Launcher
 }
 
 // NewManager returns a manager with no sessions; call Load to restore the
@@ -78,8 +82,13 @@ func NewManager(o Options) *Manager {
 	if kill == nil {
 		kill = func(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 	}
+	launcher := o.Launcher
+	if launcher == nil {
+		launcher = launch.Local{}
+	}
 	return &Manager{
 		killGroup:  kill,
+		launcher:   launcher,
 		store:      o.Store,
 		cfg:        o.Config,
 		log:        log,

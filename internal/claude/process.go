@@ -62,8 +62,8 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	return StartWith(ctx, launch.Local{}, o)
 }
 
-// StartWith checks that the CLI exists, then has l run it with Args(o) in
-// its own process group. ctx bounds the whole life of the process: when it
+// StartWith checks that the CLI exists, then has l (nil: the local
+// launcher) run it with Args(o) in its own process group. ctx bounds the whole life of the process: when it
 // ends the group gets SIGTERM and, o.Grace later, the CLI is killed. The
 // process prints nothing until it gets a user message or a control
 // request.
@@ -71,6 +71,9 @@ func StartWith(ctx context.Context, l launch.Launcher, o Options) (*Process, err
 	path, err := Resolve(o.Path)
 	if err != nil {
 		return nil, err
+	}
+	if l == nil {
+		l = launch.Local{}
 	}
 	env := o.Env
 	if env == nil {

@@ -35,7 +35,7 @@ type Options struct {
 	Cols, Rows int
 	// Launcher starts the process; nil means the local one.
 	Launcher launch.Launcher
-	Log        *Log // receives the output; required
+	Log      *Log // receives the output; required
 	// OnOutput, when set, sees every chunk right after it is in the Log. It
 	// runs on the reader goroutine: it must not block or keep p.
 	OnOutput func(p []byte)
