@@ -158,35 +158,49 @@ func (f *Family) Close() {
 	f.members = nil
 }
 
+// Snapshot is one read of /proc: each process's parent and start time,
+// to find the families of many processes at the cost of one scan.
+type Snapshot struct {
+	tb   table
+	boot string
+}
+
+// Snap reads /proc.
+func Snap() *Snapshot { return &Snapshot{tb: readTable(), boot: BootID()} }
+
+// Alive reports whether id named a live process at the snapshot.
+func (s *Snapshot) Alive(id Ident) bool {
+	st, ok := s.tb.procs[id.Pid]
+	return ok && st.state != 'Z' && st.start == id.Start && (id.Boot == "" || id.Boot == s.boot)
+}
+
 // Descendants returns the live processes of root's family that a record
 // keeps: root's live descendants when root still is the process recorded,
 // and each of known still running as recorded (a tool whose parent is
 // gone), with its own descendants, at most MaxFamily. root itself is not
 // in the list. Nothing is pinned: this is a snapshot to store, not to
 // signal.
-func Descendants(root Ident, known []Ident) []Ident {
-	tb := readTable()
-	boot := BootID()
+func (s *Snapshot) Descendants(root Ident, known []Ident) []Ident {
 	seen := map[int]bool{root.Pid: true}
 	var out []Ident
 	var queue []int
-	if same(root) {
+	if s.Alive(root) && same(root) {
 		queue = append(queue, root.Pid)
 	}
 	for _, k := range known {
-		if st, ok := tb.procs[k.Pid]; ok && !seen[k.Pid] && st.start == k.Start && st.state != 'Z' && k.Boot == boot {
+		if !seen[k.Pid] && k.Boot == s.boot && s.Alive(k) {
 			seen[k.Pid] = true
-			out = append(out, Ident{Pid: k.Pid, Start: k.Start, Boot: boot})
+			out = append(out, Ident{Pid: k.Pid, Start: k.Start, Boot: s.boot})
 			queue = append(queue, k.Pid)
 		}
 	}
 	for len(queue) > 0 && len(out) < MaxFamily {
 		pid := queue[0]
 		queue = queue[1:]
-		for _, c := range tb.kids[pid] {
-			if st := tb.procs[c]; !seen[c] && st.state != 'Z' {
+		for _, c := range s.tb.kids[pid] {
+			if st := s.tb.procs[c]; !seen[c] && st.state != 'Z' {
 				seen[c] = true
-				out = append(out, Ident{Pid: c, Start: st.start, Boot: boot})
+				out = append(out, Ident{Pid: c, Start: st.start, Boot: s.boot})
 				queue = append(queue, c)
 			}
 		}

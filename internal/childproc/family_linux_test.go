@@ -67,18 +67,18 @@ func TestDescendantsOutliveTheirParent(t *testing.T) {
 	grand, _ := strconv.Atoi(line)
 	fd := pidfd(t, grand)
 	root := childproc.Identify(shell.Process.Pid, "")
-	rec := childproc.Descendants(root, nil)
+	rec := childproc.Snap().Descendants(root, nil)
 	if got := pids(rec); !slices.Contains(got, grand) {
 		t.Fatalf("descendants %v, want the setsid sleep %d among them", got, grand)
 	}
 	_ = shell.Process.Kill()
 	_ = shell.Wait()
-	again := childproc.Descendants(root, rec)
+	again := childproc.Snap().Descendants(root, rec)
 	if got := pids(again); !slices.Equal(got, []int{grand}) {
 		t.Fatalf("descendants after the parent died: %v, want [%d]", got, grand)
 	}
 	stale := []childproc.Ident{{Pid: grand, Start: rec[0].Start + 1, Boot: rec[0].Boot}}
-	if got := childproc.Descendants(root, stale); len(got) != 0 {
+	if got := childproc.Snap().Descendants(root, stale); len(got) != 0 {
 		t.Errorf("a record with another start time found %v", got)
 	}
 	f := childproc.Pin(append(again, root)...)

@@ -53,5 +53,14 @@ func (*Family) Idents() []Ident { return nil }
 // Close does nothing outside Linux.
 func (*Family) Close() {}
 
+// Snapshot is empty outside Linux.
+type Snapshot struct{}
+
+// Snap reads nothing outside Linux.
+func Snap() *Snapshot { return &Snapshot{} }
+
+// Alive knows no process outside Linux.
+func (*Snapshot) Alive(Ident) bool { return false }
+
 // Descendants finds nothing outside Linux.
-func Descendants(Ident, []Ident) []Ident { return nil }
+func (*Snapshot) Descendants(Ident, []Ident) []Ident { return nil }
