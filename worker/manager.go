@@ -38,6 +38,7 @@ type Manager struct {
 	validators map[Kind]Validator
 	killGroup  func(pgid int)
 	launcher   launch.Launcher
+	trees      *trees // the descendants of the workers' processes, recorded
 	now        func() time.Time
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
@@ -89,6 +90,7 @@ func NewManager(o Options) *Manager {
 	return &Manager{
 		killGroup:  kill,
 		launcher:   launcher,
+		trees:      newTrees(o.Store, log),
 		store:      o.Store,
 		cfg:        o.Config,
 		log:        log,
@@ -170,16 +172,21 @@ func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	m.closed = true
 	var rts []Runtime
+	var wids []string
 	for _, st := range m.sessions {
 		for _, ws := range st.workers {
 			if ws.rt != nil {
 				rts = append(rts, ws.rt)
+				wids = append(wids, ws.info.ID)
 			}
 		}
 	}
 	m.mu.Unlock()
+	fam := m.trees.family(wids...) // before anything is signalled
+	defer fam.Close()
 	errs := stopAll(ctx, rts, true)
-	m.endMarked(ctx, childproc.Runs(m.run))
+	m.endMarked(ctx, childproc.Runs(m.run), fam)
+	m.trees.close()
 	if err := m.store.DeleteRun(m.run); err != nil {
 		m.log.Error("forget run", "err", err)
 	}

@@ -54,6 +54,7 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 		Restored: restored,
 		Marker:   m.marker(wid),
 		Launcher: m.launcher,
+		trees:    m.trees,
 		Report:   reporter{m: m, sid: sid, wid: wid, from: kind},
 		SetClaudeSession: func(id string) {
 			if _, err := m.changeSession(sid, func(s *Session) { s.ClaudeSessionID, s.ClaudeSessionStarted = &id, false }); err != nil {
