@@ -14,14 +14,15 @@ import (
 const treeEvery = time.Second
 
 // trees records, while a worker's process runs, the processes it started,
-// found by the parent chain (childproc.Snapshot), so that a start after a
+// found by the parent chain (childproc.Descendants), so that a start after a
 // crash ends them even when they lost the marker (a wrapper that cleared
 // the environment) and their parent is gone by then (the CLI exits on
 // stdin EOF when the server dies; its tool, in a session of its own,
 // does not). A member stays recorded while it runs as recorded.
 //
-// One goroutine reads /proc once a round, for every worker at once, and
-// writes a worker's tree only when it changed; it runs while a recorded
+// One goroutine reads each family from /proc once a round (at the cost of
+// the family, not of every process on the machine), and writes a
+// worker's tree only when it changed; it runs while a recorded
 // process does, and close ends it. All methods are safe for concurrent
 // use.
 type trees struct {
@@ -97,13 +98,12 @@ func (t *trees) round() bool {
 		roots[wid] = *r
 	}
 	t.mu.Unlock()
-	snap := childproc.Snap()
 	for wid, r := range roots {
-		if !snap.Alive(r.id) {
+		if !childproc.Alive(r.id) {
 			t.forget(wid, r.id)
 			continue
 		}
-		members := snap.Descendants(r.id, r.last)
+		members := childproc.Descendants(r.id, r.last)
 		slices.SortFunc(members, func(a, b childproc.Ident) int { return a.Pid - b.Pid })
 		if sameMembers(members, r.last) {
 			continue

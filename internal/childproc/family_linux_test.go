@@ -67,18 +67,21 @@ func TestDescendantsOutliveTheirParent(t *testing.T) {
 	grand, _ := strconv.Atoi(line)
 	fd := pidfd(t, grand)
 	root := childproc.Identify(shell.Process.Pid, "")
-	rec := childproc.Snap().Descendants(root, nil)
+	rec := childproc.Descendants(root, nil)
+	if snap := childproc.Snap().Descendants(root, nil); !slices.Equal(pids(snap), pids(rec)) {
+		t.Errorf("a read of all /proc found %v, the children files %v", pids(snap), pids(rec))
+	}
 	if got := pids(rec); !slices.Contains(got, grand) {
 		t.Fatalf("descendants %v, want the setsid sleep %d among them", got, grand)
 	}
 	_ = shell.Process.Kill()
 	_ = shell.Wait()
-	again := childproc.Snap().Descendants(root, rec)
+	again := childproc.Descendants(root, rec)
 	if got := pids(again); !slices.Equal(got, []int{grand}) {
 		t.Fatalf("descendants after the parent died: %v, want [%d]", got, grand)
 	}
 	stale := []childproc.Ident{{Pid: grand, Start: rec[0].Start + 1, Boot: rec[0].Boot}}
-	if got := childproc.Snap().Descendants(root, stale); len(got) != 0 {
+	if got := childproc.Descendants(root, stale); len(got) != 0 {
 		t.Errorf("a record with another start time found %v", got)
 	}
 	f := childproc.Pin(append(again, root)...)
@@ -131,4 +134,25 @@ func waitPidFile(t *testing.T, file string) int {
 	}
 	t.Fatal("no pid written")
 	return 0
+}
+
+// BenchmarkSnap is the cost of one round of the manager's tree recorder:
+// one read of /proc (reported with the number of processes read).
+func BenchmarkSnap(b *testing.B) {
+	for b.Loop() {
+		childproc.Snap()
+	}
+}
+
+// BenchmarkDescendants is the same round through the children files: the
+// cost of a family of three (a shell, a setsid child, its sleep).
+func BenchmarkDescendants(b *testing.B) {
+	shell, _ := child(b, "", "setsid sh -c 'sleep 1000 & echo $!; wait' & wait")
+	root := childproc.Identify(shell.Process.Pid, "")
+	if n := len(childproc.Descendants(root, nil)); n != 2 {
+		b.Fatalf("%d descendants, want 2", n)
+	}
+	for b.Loop() {
+		childproc.Descendants(root, nil)
+	}
 }

@@ -22,7 +22,7 @@ const waitFor = 2 * time.Minute
 // child runs script under sh with marker in its environment ("" for none)
 // and returns once it printed its first line (the script's "ready" point),
 // with that line.
-func child(t *testing.T, marker, script string) (*exec.Cmd, string) {
+func child(t testing.TB, marker, script string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", script)
 	cmd.Env = childproc.Env(os.Environ(), marker)

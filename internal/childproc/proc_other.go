@@ -64,3 +64,9 @@ func (*Snapshot) Alive(Ident) bool { return false }
 
 // Descendants finds nothing outside Linux.
 func (*Snapshot) Descendants(Ident, []Ident) []Ident { return nil }
+
+// Descendants finds nothing outside Linux.
+func Descendants(Ident, []Ident) []Ident { return nil }
+
+// Alive knows no process outside Linux.
+func Alive(Ident) bool { return false }
