@@ -12,10 +12,11 @@ import (
 
 // The escalating Stop (docs/api-extensions.md, "Stall watchdog and
 // escalating stop"): interrupt, then SIGTERM to the CLI, its descendants
-// (found by the parent chain, pinned before the first signal) and every
-// process that carries the worker's marker (tools that left the CLI's
-// group and session with setsid included, marker or not), then SIGKILL. The waits run on the
-// Runtime's clock, so tests move a Stop from stage to stage at will.
+// (found by the parent chain, pinned before the first signal, marker or
+// not) and every process that carries the worker's marker (tools that
+// left the CLI's group and session with setsid included), then SIGKILL.
+// The waits run on the Runtime's clock, so tests move a Stop from stage to
+// stage at will.
 const (
 	// InterruptWait is how long a Stop waits for the turn's result after
 	// the interrupt before it ends the CLI.
