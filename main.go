@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
@@ -72,6 +73,7 @@ func run(args []string) error {
 		Factories:  factories(),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
+		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {

@@ -22,12 +22,15 @@ type Process struct {
 	// Marker is the AGENTDESK_WORKER value in the process's environment,
 	// "" when unknown.
 	Marker string `json:"marker"`
+	// Boot is the kernel's boot id when Start was read, "" in records of
+	// older versions (which then need the marker to be believed).
+	Boot string `json:"boot,omitempty"`
 }
 
 // HasIdentity reports whether p can be checked against a live process. A
 // record written before identities were recorded has only a pid: it must
 // never be signalled.
-func (p Process) HasIdentity() bool { return p.Start != 0 && p.Marker != "" }
+func (p Process) HasIdentity() bool { return p.Start != 0 && (p.Marker != "" || p.Boot != "") }
 
 // PutProcess records that workerID runs process p, so a start after a
 // crash can end it. It returns after the commit.
@@ -40,6 +43,9 @@ func (s *Store) PutProcess(workerID string, p Process) error {
 		return fmt.Errorf("put process of %s: %w", workerID, err)
 	}
 	err = s.do(func(w *wtx) error {
+		if err := deleteTree(w.tx, workerID); err != nil {
+			return err
+		}
 		return w.tx.Bucket(bProcesses).Put([]byte(workerID), v)
 	})
 	if err != nil {
@@ -56,6 +62,9 @@ func (s *Store) DeleteProcess(workerID string) error {
 		return fmt.Errorf("delete process: %w", ErrInvalid)
 	}
 	err := s.do(func(w *wtx) error {
+		if err := deleteTree(w.tx, workerID); err != nil {
+			return err
+		}
 		return w.tx.Bucket(bProcesses).Delete([]byte(workerID))
 	})
 	if err != nil {

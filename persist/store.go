@@ -26,8 +26,11 @@
 //	output     worker id → {"m": start|end|size (big-endian u64 each),
 //	                        "c": {chunk start offset (big-endian u64) → bytes},
 //	                        "r": offsets reserved for live output (big-endian u64)}
-//	processes  worker id → JSON {"pid","start","marker"} (older files: pgid,
-//	           big-endian u64)
+//	processes  worker id → JSON {"pid","start","marker","boot"} (older files:
+//	           pgid, big-endian u64)
+//	proctrees  worker id → JSON {"pid","start","tree":[{"pid","start"}]}: the
+//	           descendants of the recorded process (created on first use;
+//	           proctrees.go)
 //	runs       run id → nil (created on first use)
 //	queues     session id → JSON [QueueItem] (created on first use; queue.go)
 //	comments   session id → the caller's JSON of its review comments

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/persist"
 )
 
@@ -79,13 +80,23 @@ type Env struct {
 	// (childproc.Env): it finds them again, wherever they moved, after a
 	// crash and when the worker is stopped.
 	Marker string
+	// Launcher starts the worker's processes (internal/launch); never nil
+	// in an Env the manager built.
+	Launcher launch.Launcher
+
+	trees *trees // follows recorded processes' descendants; nil: none
 }
 
 // RecordProcess records the worker's running process with its identity, so
 // that a start after a crash can end it and nothing else. Call it right
-// after the process started, before waiting on it for anything.
+// after the process started, before waiting on it for anything. While it
+// runs, the processes it starts are recorded too (trees).
 func (e Env) RecordProcess(id childproc.Ident) error {
-	return e.Store.PutProcess(e.Info.ID, persist.Process{Pid: id.Pid, Start: id.Start, Marker: id.Marker})
+	err := e.Store.PutProcess(e.Info.ID, persist.Process{Pid: id.Pid, Start: id.Start, Marker: id.Marker, Boot: id.Boot})
+	if err == nil && e.trees != nil {
+		e.trees.add(e.Info.ID, id)
+	}
+	return err
 }
 
 // CursorParam is the query parameter that carries the cursor for a kind.

@@ -64,6 +64,9 @@ func TestLoadSparesUnrelatedProcess(t *testing.T) {
 		{"after a reboot: same start time, no marker", func(pid int, start uint64) persist.Process {
 			return persist.Process{Pid: pid, Start: start, Marker: "w/crashed"}
 		}},
+		{"after a reboot: same start time, another boot id", func(pid int, start uint64) persist.Process {
+			return persist.Process{Pid: pid, Start: start, Marker: "w/crashed", Boot: otherBoot()}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sleep := exec.Command("sleep", "1000")
@@ -102,6 +105,13 @@ func TestLoadSparesUnrelatedProcess(t *testing.T) {
 // sleep's pid pinned by a pidfd.
 func escaper(t *testing.T, m *worker.Manager) (sid, wid string, fd int) {
 	t.Helper()
+	return escaperWith(t, m)
+}
+
+// escaperWith is escaper with the shell started by wrap (env -i: with a
+// clean environment, so no marker reaches the shell or its child).
+func escaperWith(t *testing.T, m *worker.Manager, wrap ...string) (sid, wid string, fd int) {
+	t.Helper()
 	s, err := m.CreateSession(t.Context(), worker.CreateSessionRequest{Cwd: t.TempDir(), Agent: "none"})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +119,7 @@ func escaper(t *testing.T, m *worker.Manager) (sid, wid string, fd int) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	w, err := m.CreateWorker(t.Context(), s.ID, worker.WorkerRequest{
 		Kind:    worker.KindTerminal,
-		Command: []string{"/bin/sh", "-c", "setsid sleep 1000 & echo $! > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile + "; wait"},
+		Command: append(wrap, "/bin/sh", "-c", "setsid sleep 1000 & echo $! > "+pidFile+".tmp; mv "+pidFile+".tmp "+pidFile+"; wait"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -183,5 +193,93 @@ func TestDeleteEndsSetsidDescendants(t *testing.T) {
 	}
 	if !exited(fd) {
 		t.Fatal("the setsid child of a deleted terminal survived")
+	}
+}
+
+// otherBoot is a boot id that is not this boot's.
+func otherBoot() string {
+	b := childproc.BootID()
+	if strings.HasPrefix(b, "0") {
+		return "1" + b[1:]
+	}
+	return "0" + b[1:]
+}
+
+// unmarkedShell is the env -i wrapper around a terminal's shell: a
+// program that clears its environment, the marker with it.
+var unmarkedShell = []string{"env", "-i", "PATH=" + os.Getenv("PATH")}
+
+// TestLoadEndsUnmarkedDescendants: after a crash, the next start ends a
+// terminal's shell and its setsid child although neither carries the
+// marker (the shell ran under env -i): the shell is identified by pid,
+// start time and boot, its child by the parent chain.
+func TestLoadEndsUnmarkedDescendants(t *testing.T) {
+	store := openStore(t)
+	crashed := newManager(t, store, terminals)
+	_, _, fd := escaperWith(t, crashed, unmarkedShell...)
+	newManager(t, store, nil)
+	if !exited(fd) {
+		t.Fatal("the setsid child of the crashed run's unmarked shell survived the next start")
+	}
+}
+
+// TestDeleteEndsUnmarkedDescendants: deleting a worker ends the setsid
+// child of its shell found by the parent chain, marker or not.
+func TestDeleteEndsUnmarkedDescendants(t *testing.T) {
+	m := newManager(t, openStore(t), terminals)
+	sid, wid, fd := escaperWith(t, m, unmarkedShell...)
+	if err := m.DeleteWorker(t.Context(), sid, wid); err != nil {
+		t.Fatal(err)
+	}
+	if !exited(fd) {
+		t.Fatal("the setsid child of a deleted terminal's unmarked shell survived")
+	}
+}
+
+// TestLoadEndsRecordedOrphans fakes a crash whose recorded process is gone
+// and whose tool, unmarked and in a session of its own, lives on: no
+// chain leads from the record to it, and the next start ends it from the
+// record of the process's tree, unless the record is of another boot.
+func TestLoadEndsRecordedOrphans(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		boot string
+		want syscall.Signal // what ended the tool: SIGKILL from Load, or the test's SIGTERM
+	}{
+		{"this boot", childproc.BootID(), syscall.SIGKILL},
+		{"another boot", otherBoot(), syscall.SIGTERM},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gone := exec.Command("true") // the recorded process: exited
+			if err := gone.Run(); err != nil {
+				t.Fatal(err)
+			}
+			tool := exec.Command("sleep", "1000")
+			tool.Env = []string{}
+			tool.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := tool.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = tool.Process.Kill(); _ = tool.Wait() })
+			store := openStore(t)
+			root := persist.Process{Pid: gone.Process.Pid, Start: 1, Marker: "w/crashed", Boot: tc.boot}
+			if err := store.PutProcess("w", root); err != nil {
+				t.Fatal(err)
+			}
+			member := persist.Member{Pid: tool.Process.Pid, Start: childproc.Identify(tool.Process.Pid, "").Start}
+			if err := store.PutTree("w", root, []persist.Member{member}); err != nil {
+				t.Fatal(err)
+			}
+			newManager(t, store, nil)
+			_ = tool.Process.Signal(syscall.SIGTERM)
+			_ = tool.Wait()
+			ws, _ := tool.ProcessState.Sys().(syscall.WaitStatus)
+			if !ws.Signaled() || ws.Signal() != tc.want {
+				t.Errorf("the recorded tool ended with %v, want %v", tool.ProcessState, tc.want)
+			}
+			if trees, _ := store.Trees(); len(trees) != 0 {
+				t.Errorf("trees left after the clean-up: %v", trees)
+			}
+		})
 	}
 }

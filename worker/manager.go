@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/hub"
+	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/persist"
 )
 
@@ -36,6 +37,8 @@ type Manager struct {
 	factories  map[Kind]Factory
 	validators map[Kind]Validator
 	killGroup  func(pgid int)
+	launcher   launch.Launcher
+	trees      *trees // the descendants of the workers' processes, recorded
 	now        func() time.Time
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
@@ -65,6 +68,8 @@ type Options struct {
 	// sends SIGKILL to the group. PTY children need more than that (a
 	// shell's background jobs live in groups of their own).
 	KillGroup func(pgid int)
+	// Launcher starts every worker's processes; nil means the local one.
+	Launcher launch.Launcher
 }
 
 // NewManager returns a manager with no sessions; call Load to restore the
@@ -78,8 +83,14 @@ func NewManager(o Options) *Manager {
 	if kill == nil {
 		kill = func(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 	}
+	launcher := o.Launcher
+	if launcher == nil {
+		launcher = launch.Local{}
+	}
 	return &Manager{
 		killGroup:  kill,
+		launcher:   launcher,
+		trees:      newTrees(o.Store, log),
 		store:      o.Store,
 		cfg:        o.Config,
 		log:        log,
@@ -161,16 +172,21 @@ func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	m.closed = true
 	var rts []Runtime
+	var wids []string
 	for _, st := range m.sessions {
 		for _, ws := range st.workers {
 			if ws.rt != nil {
 				rts = append(rts, ws.rt)
+				wids = append(wids, ws.info.ID)
 			}
 		}
 	}
 	m.mu.Unlock()
+	fam := m.trees.family(wids...) // before anything is signalled
+	defer fam.Close()
 	errs := stopAll(ctx, rts, true)
-	m.endMarked(ctx, childproc.Runs(m.run))
+	m.endMarked(ctx, childproc.Runs(m.run), fam)
+	m.trees.close()
 	if err := m.store.DeleteRun(m.run); err != nil {
 		m.log.Error("forget run", "err", err)
 	}

@@ -53,6 +53,8 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 		Log:      m.log.With("worker", wid, "kind", info.Kind),
 		Restored: restored,
 		Marker:   m.marker(wid),
+		Launcher: m.launcher,
+		trees:    m.trees,
 		Report:   reporter{m: m, sid: sid, wid: wid, from: kind},
 		SetClaudeSession: func(id string) {
 			if _, err := m.changeSession(sid, func(s *Session) { s.ClaudeSessionID, s.ClaudeSessionStarted = &id, false }); err != nil {

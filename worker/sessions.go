@@ -244,13 +244,19 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 			return err
 		}
 	}
-	rts, markers, ok := m.removeSession(id)
+	rts, wids, ok := m.removeSession(id)
 	if !ok {
 		return nil // deleted meanwhile, while its worktree went
 	}
+	fam := m.trees.family(wids...) // before anything is signalled
+	defer fam.Close()
 	stopErr := stopAll(ctx, rts, false)
-	if len(markers) > 0 {
-		m.endMarked(ctx, childproc.Exact(markers...))
+	if len(wids) > 0 {
+		markers := make([]string, len(wids))
+		for i, wid := range wids {
+			markers[i] = m.marker(wid)
+		}
+		m.endMarked(ctx, childproc.Exact(markers...), fam)
 	}
 	if err := m.store.DeleteSession(id); err != nil {
 		return fmt.Errorf("delete session data: %w", err)
@@ -259,10 +265,10 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 }
 
 // removeSession forgets a session and broadcasts session-deleted; it
-// returns the runtimes to stop and the markers of their children. Its data
+// returns the runtimes to stop and their workers' ids. Its data
 // is deleted by the caller once they stopped: nothing of it is stored
 // again, as no change finds it any more.
-func (m *Manager) removeSession(id string) (rts []Runtime, markers []string, ok bool) {
+func (m *Manager) removeSession(id string) (rts []Runtime, wids []string, ok bool) {
 	m.commitMu.Lock()
 	defer m.commitMu.Unlock()
 	m.mu.Lock()
@@ -276,9 +282,9 @@ func (m *Manager) removeSession(id string) (rts []Runtime, markers []string, ok 
 		ws.deleted = true
 		if ws.rt != nil {
 			rts = append(rts, ws.rt)
-			markers = append(markers, m.marker(ws.info.ID))
+			wids = append(wids, ws.info.ID)
 		}
 	}
 	m.publish(sessionGone(id))
-	return rts, markers, true
+	return rts, wids, true
 }

@@ -117,7 +117,7 @@ func (m *Manager) validate(ctx context.Context, info Info) error {
 	sess.Workers = nil
 	return v(ctx, Env{
 		Info: info, Session: sess, Store: m.store, Config: m.cfg,
-		Log: m.log.With("kind", info.Kind),
+		Log: m.log.With("kind", info.Kind), Launcher: m.launcher,
 	})
 }
 

@@ -7,7 +7,11 @@
 // in its environment. Descendants inherit it across setsid and setpgid, so
 // scanning /proc/*/environ for it finds every process a worker left, and
 // the random run id keeps the scan from ever naming a process of another
-// run or another program. All functions are safe for concurrent use.
+// run or another program. A program may clear its environment (a wrapper
+// doing `exec env -i …`), so the marker is not the only way: a process is
+// identified by pid, start time and boot id (Ident, Verify), and its
+// descendants by the parent chain, taken while the parents live (Pin,
+// Descendants). All functions are safe for concurrent use.
 package childproc
 
 import (

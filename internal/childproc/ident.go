@@ -7,21 +7,31 @@ import "time"
 const DefaultGrace = 3 * time.Second
 
 // Ident identifies a process across pid reuse and reboots: the pid alone
-// may name any process by the time it is read back.
+// may name any process by the time it is read back. Pid, Start and Boot
+// name one process; the marker is extra evidence, which a program started
+// with a clean environment (a wrapper doing `exec env -i …`) no longer
+// carries.
 type Ident struct {
 	Pid int
 	// Start is the start time, in clock ticks after boot (/proc/<pid>/stat
 	// field 22); 0 when it could not be read.
 	Start uint64
-	// Marker is the AGENTDESK_WORKER value the process was started with.
+	// Marker is the AGENTDESK_WORKER value the process was started with
+	// ("" for none, or not known).
 	Marker string
+	// Boot is the kernel's boot id when Start was read, "" when unknown
+	// (and in records of older versions).
+	Boot string
 }
 
 // Identify returns the identity of pid, which was just started with marker
 // and not yet waited for (so its pid cannot have been reused).
 func Identify(pid int, marker string) Ident {
-	start, _ := startTime(pid)
-	return Ident{Pid: pid, Start: start, Marker: marker}
+	start, err := startTime(pid)
+	if err != nil {
+		return Ident{Pid: pid, Marker: marker}
+	}
+	return Ident{Pid: pid, Start: start, Marker: marker, Boot: BootID()}
 }
 
 // Match selects processes by the marker in their environment.

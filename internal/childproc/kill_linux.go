@@ -85,7 +85,8 @@ func marked(pid int, m Match) bool {
 }
 
 // waitGone waits until every target has exited, for at most d or until ctx
-// ends, and returns those still running.
+// ends, and returns those still running. It closes nothing: the targets'
+// owner does.
 func waitGone(ctx context.Context, ts []target, d time.Duration) []target {
 	deadline := time.Now().Add(d)
 	for len(ts) > 0 && ctx.Err() == nil {
@@ -112,7 +113,7 @@ func pollOnce(ts []target, d time.Duration) []target {
 	} else if _, err := unix.Poll(fds, int(d/time.Millisecond)); err != nil && !errors.Is(err, unix.EINTR) {
 		return ts
 	}
-	left := ts[:0]
+	var left []target
 	i := 0
 	for _, t := range ts {
 		gone := false
@@ -123,9 +124,7 @@ func pollOnce(ts []target, d time.Duration) []target {
 			st, ok := readStat(t.pid)
 			gone = !ok || st.state == 'Z'
 		}
-		if gone {
-			closeTargets([]target{t})
-		} else {
+		if !gone {
 			left = append(left, t)
 		}
 	}
@@ -135,8 +134,11 @@ func pollOnce(ts []target, d time.Duration) []target {
 // Kill sends SIGKILL to every process (own user's only, protected ones
 // excepted) whose marker m matches, and scans again until a scan finds
 // nothing new, at most maxRounds times. It returns how many processes it
-// signalled.
+// signalled. A nil m matches nothing.
 func Kill(m Match) int {
+	if m == nil {
+		return 0
+	}
 	skip := protected()
 	signalled := make(map[int]bool)
 	for range maxRounds {
@@ -149,7 +151,8 @@ func Kill(m Match) int {
 				fresh++
 			}
 		}
-		closeTargets(waitGone(context.Background(), ts, killWait))
+		waitGone(context.Background(), ts, killWait)
+		closeTargets(ts)
 		if fresh == 0 {
 			break // nothing new: what is left cannot die (stuck in the kernel)
 		}
@@ -157,14 +160,33 @@ func Kill(m Match) int {
 	return len(signalled)
 }
 
-// End asks every process whose marker m matches to exit (SIGTERM), waits
-// up to grace or until ctx ends, then kills what is left with Kill. It
-// returns how many processes it found.
-func End(ctx context.Context, m Match, grace time.Duration) int {
-	ts := find(m, protected())
+// End asks every process whose marker m matches (nil: none), and every
+// member of fams with what they started since, to exit (SIGTERM), waits
+// up to grace or until ctx ends, then kills what is left (Kill, and
+// SIGKILL to the families). It returns how many processes it found.
+func End(ctx context.Context, m Match, grace time.Duration, fams ...*Family) int {
+	var ts []target
+	if m != nil {
+		ts = find(m, protected())
+	}
+	defer closeTargets(ts)
 	for _, t := range ts {
 		t.signal(syscall.SIGTERM)
 	}
-	closeTargets(waitGone(ctx, ts, grace))
-	return max(len(ts), Kill(m))
+	all := ts
+	found := 0
+	for _, f := range fams {
+		f.Grow()
+		found += f.Signal(syscall.SIGTERM)
+		for _, mb := range f.members {
+			all = append(all, mb.target)
+		}
+	}
+	waitGone(ctx, all, grace)
+	for _, f := range fams {
+		f.Grow()
+		f.Signal(syscall.SIGKILL)
+		f.wait(context.Background(), killWait)
+	}
+	return found + max(len(ts), Kill(m))
 }

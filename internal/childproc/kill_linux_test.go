@@ -22,7 +22,7 @@ const waitFor = 2 * time.Minute
 // child runs script under sh with marker in its environment ("" for none)
 // and returns once it printed its first line (the script's "ready" point),
 // with that line.
-func child(t *testing.T, marker, script string) (*exec.Cmd, string) {
+func child(t testing.TB, marker, script string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", script)
 	cmd.Env = childproc.Env(os.Environ(), marker)
@@ -90,8 +90,12 @@ func TestVerify(t *testing.T) {
 	marked, _ := child(t, m, "echo ready; exec sleep 1000")
 	plain, _ := child(t, "", "echo ready; exec sleep 1000")
 	id := childproc.Identify(marked.Process.Pid, m)
-	if id.Start == 0 {
-		t.Fatalf("no start time for %d", id.Pid)
+	if id.Start == 0 || id.Boot == "" {
+		t.Fatalf("identity %+v: want a start time and a boot id", id)
+	}
+	otherBoot := "0" + id.Boot[1:]
+	if otherBoot == id.Boot {
+		otherBoot = "1" + id.Boot[1:]
 	}
 	for _, tc := range []struct {
 		name string
@@ -103,7 +107,13 @@ func TestVerify(t *testing.T) {
 		{"other marker", childproc.Ident{Pid: id.Pid, Start: id.Start, Marker: "w2/x"}, false},
 		{"no start time (old record)", childproc.Ident{Pid: id.Pid, Marker: m}, false},
 		{"no marker (old record)", childproc.Ident{Pid: id.Pid, Start: id.Start}, false},
-		{"unmarked process, right start time", childproc.Identify(plain.Process.Pid, m), false},
+		// The marker is extra evidence, not a requirement: a wrapper that
+		// runs the CLI with a clean environment (exec env -i …) leaves
+		// pid, start time and boot id to name it (issue 22, item 4).
+		{"unmarked process, right start time", childproc.Identify(plain.Process.Pid, m), true},
+		{"other boot", childproc.Ident{Pid: id.Pid, Start: id.Start, Marker: m, Boot: otherBoot}, false},
+		{"another worker's marker", childproc.Ident{Pid: id.Pid, Start: id.Start, Marker: "w2/x", Boot: id.Boot}, false},
+		{"no marker recorded", childproc.Ident{Pid: id.Pid, Start: id.Start, Boot: id.Boot}, true},
 		{"this process", childproc.Identify(os.Getpid(), m), false},
 	} {
 		if got := childproc.Verify(tc.id); got != tc.want {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -85,21 +87,57 @@ func markerOf(pid int) (string, bool) {
 }
 
 // Verify reports whether id still names the process it was recorded as:
-// alive (not a zombie), started at id.Start, with id.Marker in its
-// environment. A record without a start time or a marker never verifies,
-// nor does this process, its own group or session, or an ancestor: a
-// server started from a leftover terminal must not end itself.
+// alive (not a zombie), this user's, started at id.Start in boot id.Boot,
+// and not carrying another marker than id.Marker. A process that carries
+// no marker at all verifies: a wrapper may have cleared its environment.
+// A record without a start time never verifies, nor does one without a
+// boot id (older versions) unless the process carries id.Marker; nor does
+// this process, its own group or session, or an ancestor: a server
+// started from a leftover terminal must not end itself.
 func Verify(id Ident) bool {
-	if id.Pid <= 1 || id.Start == 0 || id.Marker == "" || protected()[id.Pid] {
+	if id.Pid <= 1 || id.Start == 0 || protected()[id.Pid] {
 		return false
 	}
-	st, ok := readStat(id.Pid)
-	if !ok || st.state == 'Z' || st.start != id.Start {
-		return false
-	}
-	m, ok := markerOf(id.Pid)
-	return ok && m == id.Marker
+	return same(id)
 }
+
+// same is Verify without the protected check.
+func same(id Ident) bool {
+	st, ok := readStat(id.Pid)
+	if !ok || st.state == 'Z' || st.start != id.Start || !ours(id.Pid) {
+		return false
+	}
+	m, marked := markerOf(id.Pid)
+	if id.Boot == "" {
+		return marked && id.Marker != "" && m == id.Marker
+	}
+	if id.Boot != BootID() {
+		return false
+	}
+	return !marked || id.Marker == "" || m == id.Marker
+}
+
+// ours reports whether pid runs as this process's user: /proc/<pid> is
+// owned by its effective user (root for a process that cannot be traced,
+// such as a set-user-ID program).
+func ours(pid int) bool {
+	fi, err := os.Stat("/proc/" + strconv.Itoa(pid))
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
+}
+
+// BootID is the kernel's boot id ("" when it cannot be read): start times
+// count from the boot, so an identity holds within one.
+var BootID = sync.OnceValue(func() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+})
 
 // protected is this process, its process group and session, and its
 // ancestors: never signalled, whatever their marker says.

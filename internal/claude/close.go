@@ -28,16 +28,16 @@ func (p *Process) shutdown(ctx context.Context) error {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("close claude: %w", ctx.Err())
 		}
-		signalGroup(p.pid, syscall.SIGTERM)
+		p.signalGroup(syscall.SIGTERM)
 		if !p.waitExit(ctx, grace) {
-			signalGroup(p.pid, syscall.SIGKILL)
+			p.signalGroup(syscall.SIGKILL)
 			<-p.done // SIGKILL cannot be ignored
 		}
 	}
 	// Sweep what the CLI spawned and left behind (a background tool). The
 	// group id cannot be reused while any member lives, and an empty group
 	// just gives ESRCH.
-	signalGroup(p.pid, syscall.SIGKILL)
+	p.signalGroup(syscall.SIGKILL)
 	close(p.quit)
 	p.unblockReaders(grace)
 	p.wg.Wait()
@@ -94,4 +94,4 @@ func (p *Process) unblockReaders(grace time.Duration) {
 // SignalGroup sends sig to the CLI's process group: the CLI and the tools
 // that stayed in its group. It returns os.ErrProcessDone when the group is
 // empty.
-func (p *Process) SignalGroup(sig syscall.Signal) error { return signalGroup(p.pid, sig) }
+func (p *Process) SignalGroup(sig syscall.Signal) error { return p.signalGroup(sig) }

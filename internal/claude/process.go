@@ -3,15 +3,14 @@ package claude
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"sync"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/launch"
 )
 
 // Process is one running CLI. Create it with Start and always end it with
@@ -25,7 +24,7 @@ import (
 // are dropped.
 type Process struct {
 	opts  Options
-	cmd   *exec.Cmd
+	proc  *launch.Process
 	pid   int
 	ident childproc.Ident
 	stdin *os.File // write end of the child's stdin
@@ -58,14 +57,23 @@ type Process struct {
 	closeErr  error
 }
 
-// Start checks that the CLI exists, then runs it with Args(o) in its own
-// process group. ctx bounds the whole life of the process: when it ends the
-// group gets SIGTERM and, o.Grace later, the CLI is killed. The process
-// prints nothing until it gets a user message or a control request.
+// Start is StartWith the local launcher.
 func Start(ctx context.Context, o Options) (*Process, error) {
+	return StartWith(ctx, launch.Local{}, o)
+}
+
+// StartWith checks that the CLI exists, then has l (nil: the local
+// launcher) run it with Args(o) in its own process group. ctx bounds the whole life of the process: when it
+// ends the group gets SIGTERM and, o.Grace later, the CLI is killed. The
+// process prints nothing until it gets a user message or a control
+// request.
+func StartWith(ctx context.Context, l launch.Launcher, o Options) (*Process, error) {
 	path, err := Resolve(o.Path)
 	if err != nil {
 		return nil, err
+	}
+	if l == nil {
+		l = launch.Local{}
 	}
 	env := o.Env
 	if env == nil {
@@ -87,22 +95,18 @@ func Start(ctx context.Context, o Options) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, path, Args(o)...)
-	cmd.Dir, cmd.Env = o.Dir, childproc.Env(env, o.Marker)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = o.grace()
-	err = cmd.Start()
+	proc, err := l.Start(ctx, launch.Spec{
+		Argv: append([]string{path}, Args(o)...), Env: env, Marker: o.Marker, Dir: o.Dir,
+		Stdin: child[0], Stdout: child[1], Stderr: child[2],
+		Cancel: syscall.SIGTERM, WaitDelay: o.grace(),
+	})
 	// The child has its own copies now; ours would hide EOF from the reader.
 	closeAll(child[:]...)
 	if err != nil {
 		closeAll(p.stdin, p.stdout, p.stderr)
 		return nil, fmt.Errorf("start claude: %w", err)
 	}
-	p.cmd, p.pid = cmd, cmd.Process.Pid
-	// Read before the waiter starts, so the pid is still the CLI's.
-	p.ident = childproc.Identify(p.pid, o.Marker)
+	p.proc, p.pid, p.ident = proc, proc.Pid(), proc.Ident()
 	p.wg.Go(p.wait)
 	p.wg.Go(p.readStdout)
 	p.wg.Go(func() { p.forward(p.read) })
@@ -140,20 +144,14 @@ func closeAll(files ...*os.File) {
 	}
 }
 
-// signalGroup signals the child's whole process group (pgid = pid thanks
-// to Setpgid), so tools the CLI spawned go too.
-func signalGroup(pid int, sig syscall.Signal) error {
-	err := syscall.Kill(-pid, sig)
-	if errors.Is(err, syscall.ESRCH) {
-		return os.ErrProcessDone
-	}
-	return err
-}
+// signalGroup signals the CLI's whole process group, so tools the CLI
+// spawned go too. It returns os.ErrProcessDone when the group is empty.
+func (p *Process) signalGroup(sig syscall.Signal) error { return p.proc.Signal(sig) }
 
-// wait is the only caller of cmd.Wait.
+// wait is the only caller of the launched process's Wait.
 func (p *Process) wait() {
-	p.cmd.Wait() // the status is in ProcessState; the error adds nothing
-	code, sig := exitStatus(p.cmd.ProcessState)
+	_ = p.proc.Wait() // the status is in State; the error adds nothing
+	code, sig := exitStatus(p.proc.State())
 	p.mu.Lock()
 	p.exitCode, p.exitSignal = code, sig
 	p.mu.Unlock()

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/launch"
 )
 
 // ErrNotRepo means the directory is missing or not inside a git work tree.
@@ -119,23 +120,19 @@ func run(ctx context.Context, dir string, stdin io.Reader, read func(io.Reader) 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := command(ctx, dir, stdin, args)
 	stderr := &capped{max: maxStderr}
-	cmd.Stderr = stderr
-	stdout, err := cmd.StdoutPipe()
+	proc, err := launcher.Start(ctx, spec(dir, stdin, stderr, args))
 	if err != nil {
 		return &Error{Args: args, ExitCode: -1, Err: err}
 	}
-	if err := cmd.Start(); err != nil {
-		return &Error{Args: args, ExitCode: -1, Err: err}
-	}
+	stdout := proc.Stdout()
 	readErr := read(stdout)
 	if readErr != nil {
 		cancel() // nobody will read the rest: stop git
 	} else {
 		_, _ = io.Copy(io.Discard, stdout)
 	}
-	waitErr := cmd.Wait()
+	waitErr := proc.Wait()
 	if readErr != nil {
 		return fmt.Errorf("read git %s output: %w", firstWord(args), readErr)
 	}
@@ -145,18 +142,19 @@ func run(ctx context.Context, dir string, stdin io.Reader, read func(io.Reader) 
 	return nil
 }
 
-func command(ctx context.Context, dir string, stdin io.Reader, args []string) *exec.Cmd {
-	full := append(append([]string{}, globalArgs...), args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Dir = dir
-	cmd.Env = environ()
-	cmd.Stdin = stdin
-	// Own process group, so a timeout also ends anything git started
-	// (hooks, helpers) instead of leaving them holding our pipes.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
-	return cmd
+// launcher starts git: on this machine, where the work trees are.
+var launcher launch.Launcher = launch.Local{}
+
+// spec is one git command. It runs in its own process group, so a timeout
+// also ends anything git started (hooks, helpers) instead of leaving them
+// holding our pipes.
+func spec(dir string, stdin io.Reader, stderr io.Writer, args []string) launch.Spec {
+	return launch.Spec{
+		Argv: append(append([]string{"git"}, globalArgs...), args...),
+		Env:  environ(), Dir: dir,
+		Stdin: stdin, Stderr: stderr, StdoutPipe: true,
+		Cancel: syscall.SIGKILL, WaitDelay: 2 * time.Second,
+	}
 }
 
 func newError(args []string, err error, stderr string) *Error {

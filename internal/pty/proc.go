@@ -1,19 +1,19 @@
 package pty
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"sync"
 	"syscall"
 	"time"
 
-	creack "github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
@@ -33,7 +33,9 @@ type Options struct {
 	Marker string
 	// Cols and Rows set the initial size; either 0 leaves the kernel's default.
 	Cols, Rows int
-	Log        *Log // receives the output; required
+	// Launcher starts the process; nil means the local one.
+	Launcher launch.Launcher
+	Log      *Log // receives the output; required
 	// OnOutput, when set, sees every chunk right after it is in the Log. It
 	// runs on the reader goroutine: it must not block or keep p.
 	OnOutput func(p []byte)
@@ -45,7 +47,7 @@ type Options struct {
 // All methods are safe for concurrent use. Two goroutines are owned: one
 // reads the PTY, one waits for the child; Stop waits for both.
 type Proc struct {
-	cmd      *exec.Cmd
+	proc     *launch.Process
 	ident    childproc.Ident
 	pty      *os.File
 	log      *Log
@@ -65,32 +67,25 @@ func Start(opts Options) (*Proc, error) {
 	if len(opts.Command) == 0 || opts.Command[0] == "" || opts.Log == nil {
 		return nil, fmt.Errorf("start process: %w: command and log are required", wire.ErrInvalid)
 	}
-	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
-	cmd.Dir = opts.Dir
-	base := opts.Env
-	if base == nil {
-		base = os.Environ()
+	l := opts.Launcher
+	if l == nil {
+		l = launch.Local{}
 	}
-	cmd.Env = childproc.Env(base, opts.Marker)
-	var ws *creack.Winsize
-	if opts.Cols > 0 && opts.Rows > 0 {
-		ws = &creack.Winsize{Cols: uint16(opts.Cols), Rows: uint16(opts.Rows)}
-	}
-	// StartWithSize sets Setsid and Setctty.
-	master, err := creack.StartWithSize(cmd, ws)
+	proc, err := l.Start(context.Background(), launch.Spec{
+		Argv: opts.Command, Env: opts.Env, Marker: opts.Marker, Dir: opts.Dir,
+		PTY: true, Cols: opts.Cols, Rows: opts.Rows,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", opts.Command[0], err)
 	}
-	// Read before anything waits on the child, so the pid is still its own.
-	ident := childproc.Identify(cmd.Process.Pid, opts.Marker)
-	f, err := pollable(master)
+	f, err := pollable(proc.PTY())
 	if err != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
+		_ = proc.Signal(syscall.SIGKILL)
+		_ = proc.Wait()
 		return nil, fmt.Errorf("start %s: %w", opts.Command[0], err)
 	}
 	p := &Proc{
-		cmd: cmd, ident: ident, pty: f, log: opts.Log, onOutput: opts.OnOutput,
+		proc: proc, ident: proc.Ident(), pty: f, log: opts.Log, onOutput: opts.OnOutput,
 		done: make(chan struct{}), readDone: make(chan struct{}),
 	}
 	p.wg.Go(p.read)
@@ -116,15 +111,15 @@ func pollable(master *os.File) (*os.File, error) {
 	return os.NewFile(uintptr(fd), master.Name()), nil
 }
 
-// wait is the only caller of cmd.Wait. Done closes after the reader has
-// logged everything the child wrote.
+// wait is the only caller of the launched process's Wait. Done closes
+// after the reader has logged everything the child wrote.
 func (p *Proc) wait() {
-	_ = p.cmd.Wait() // the exit status is in ProcessState
+	_ = p.proc.Wait() // the exit status is in State
 	_ = p.pty.SetReadDeadline(time.Now().Add(drainTime))
 	<-p.readDone
 	_ = p.pty.Close()
 	p.mu.Lock()
-	p.state = p.cmd.ProcessState
+	p.state = p.proc.State()
 	p.mu.Unlock()
 	close(p.done)
 }
@@ -167,7 +162,7 @@ func (p *Proc) Resize(cols, rows int) error {
 
 // Pid returns the child's pid, which is also its process group and
 // session id.
-func (p *Proc) Pid() int { return p.cmd.Process.Pid }
+func (p *Proc) Pid() int { return p.proc.Pid() }
 
 // Ident is the child's identity, read right after it started: what a
 // process record keeps.

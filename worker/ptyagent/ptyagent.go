@@ -138,6 +138,7 @@ func (r *Runtime) launch() error {
 		Env:      r.cliEnv,
 		Marker:   r.env.Marker,
 		OnOutput: r.onOutput,
+		Launcher: r.env.Launcher,
 	})
 	if err != nil {
 		return err

@@ -109,7 +109,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 		PermissionMode: set.PermissionMode,
 		AllowedTools:   tools,
 	}
-	p, err := claude.Start(r.ctx, opts)
+	p, err := claude.StartWith(r.ctx, r.env.Launcher, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -11,10 +11,12 @@ import (
 )
 
 // The escalating Stop (docs/api-extensions.md, "Stall watchdog and
-// escalating stop"): interrupt, then SIGTERM to the CLI and every process
-// that carries the worker's marker (tools that left the CLI's group and
-// session with setsid included), then SIGKILL. The waits run on the
-// Runtime's clock, so tests move a Stop from stage to stage at will.
+// escalating stop"): interrupt, then SIGTERM to the CLI, its descendants
+// (found by the parent chain, pinned before the first signal, marker or
+// not) and every process that carries the worker's marker (tools that
+// left the CLI's group and session with setsid included), then SIGKILL.
+// The waits run on the Runtime's clock, so tests move a Stop from stage to
+// stage at will.
 const (
 	// InterruptWait is how long a Stop waits for the turn's result after
 	// the interrupt before it ends the CLI.
@@ -94,10 +96,15 @@ func (r *Runtime) halt(p *claude.Process, h *halt) {
 		}
 	}
 	r.stage(wire.StageTerminating)
-	r.signalAll(p, syscall.SIGTERM)
+	// Taken before any signal, while the CLI lives: its tools lose their
+	// parent when it dies, and may carry no marker (a wrapper that cleared
+	// the environment).
+	fam := childproc.Pin(p.Ident())
+	defer fam.Close()
+	r.signalAll(p, fam, syscall.SIGTERM)
 	select {
 	case <-idle:
-		if r.signalAll(nil, 0) == 0 {
+		if r.signalAll(nil, fam, 0) == 0 {
 			return // everything is gone: no SIGKILL to send
 		}
 		select { // a tool outlived the CLI: it gets the rest of its grace
@@ -110,7 +117,8 @@ func (r *Runtime) halt(p *claude.Process, h *halt) {
 	case <-r.clock.After(TermGrace):
 	}
 	r.stage(wire.StageKilling)
-	r.signalAll(p, syscall.SIGKILL)
+	fam.Grow() // what the living members started meanwhile
+	r.signalAll(p, fam, syscall.SIGKILL)
 	if r.env.Marker != "" {
 		childproc.Kill(childproc.Exact(r.env.Marker)) // and what forked meanwhile
 	}
@@ -132,18 +140,20 @@ func (r *Runtime) interrupt(p *claude.Process, answered chan struct{}) func() {
 	return func() { cancel(); <-done }
 }
 
-// signalAll sends sig to the CLI's process group (p; nil for none) and to
-// every process with the worker's marker, wherever it moved, and returns
-// how many marked processes it found. Signal 0 counts them.
-func (r *Runtime) signalAll(p *claude.Process, sig syscall.Signal) int {
+// signalAll sends sig to the CLI's process group (p; nil for none), to
+// the live members of fam and to every process with the worker's marker,
+// wherever it moved, and returns how many of those it found (a process
+// may count twice). Signal 0 counts them.
+func (r *Runtime) signalAll(p *claude.Process, fam *childproc.Family, sig syscall.Signal) int {
 	if p != nil && !exited(p) {
 		// Its group id stays reserved while the leader is unreaped.
 		_ = p.SignalGroup(sig)
 	}
+	n := fam.Signal(sig)
 	if r.env.Marker == "" {
-		return 0
+		return n
 	}
-	return childproc.Signal(childproc.Exact(r.env.Marker), sig)
+	return n + childproc.Signal(childproc.Exact(r.env.Marker), sig)
 }
 
 // stage tells the tabs how far a Stop got.

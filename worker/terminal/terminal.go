@@ -63,10 +63,11 @@ func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
 func (r *Runtime) start() {
 	r.env.Report.Size(r.term.Size())
 	err := r.term.Start(pty.Options{
-		Command: command(r.env),
-		Dir:     r.env.Session.Cwd,
-		Env:     childEnv(r.env.Config.ChildEnv),
-		Marker:  r.env.Marker,
+		Command:  command(r.env),
+		Dir:      r.env.Session.Cwd,
+		Env:      childEnv(r.env.Config.ChildEnv),
+		Marker:   r.env.Marker,
+		Launcher: r.env.Launcher,
 	})
 	if err != nil {
 		r.term.Logger().Warn("start terminal", "err", err)

@@ -17,7 +17,9 @@ import (
 // FAKECLAUDE_TOOL starts a tool child when the turn begins and prints
 // {"type":"fakeclaude","subtype":"tool","pid":N}: "stubborn" calls setsid,
 // ignores SIGTERM and holds stdout open (a background task the CLI left);
-// "busy" spins on the CPU and prints nothing.
+// "busy" spins on the CPU and prints nothing. With FAKECLAUDE_TOOL_CHILD=1
+// a stubborn tool starts one more stubborn process, in a session of its
+// own again, and prints the same line with its pid.
 
 func (f *fake) hangTurn(m inMsg) {
 	f.emitJSON(f.initLine())
@@ -70,6 +72,9 @@ func sleeper(kind string) {
 	switch kind {
 	case "stubborn":
 		signal.Ignore(syscall.SIGTERM)
+		if os.Getenv("FAKECLAUDE_TOOL_CHILD") == "1" {
+			startGrandchild()
+		}
 	case "busy":
 		for n := 0; ; n++ { // CPU use and no output: a long test run
 			if n < 0 {
@@ -78,4 +83,18 @@ func sleeper(kind string) {
 		}
 	}
 	time.Sleep(time.Hour) // until a signal ends it
+}
+
+// startGrandchild is a stubborn tool's own stubborn child: it holds stdout
+// too, and its pid line goes out through it.
+func startGrandchild() {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "FAKECLAUDE_SLEEPER=stubborn", "FAKECLAUDE_TOOL_CHILD=0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Stdout = os.Stdout
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "fakeclaude: start tool child: %v\n", err)
+		return
+	}
+	fmt.Printf("{\"type\":\"fakeclaude\",\"subtype\":\"tool\",\"pid\":%d}\n", cmd.Process.Pid)
 }
