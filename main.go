@@ -77,9 +77,9 @@ func run(args []string) error {
 	if err := mgr.Load(ctx); err != nil {
 		return err
 	}
-	idx := openSearch(cfg.dataDir, store, mgr, log)
-	if idx != nil {
-		defer idx.Close() // before the store closes (defers run last first)
+	finder := openSearch(cfg.dataDir, store, mgr, log)
+	if finder != nil {
+		defer finder.Close() // before the store closes (defers run last first)
 	}
 	l, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -90,7 +90,7 @@ func run(args []string) error {
 	srv, err := server.New(server.Options{
 		Manager: mgr, Token: token, Frontend: frontendFS(),
 		AllowedOrigins: cfg.allowedOrigins, PublicURL: cfg.publicURL, Loopback: loopback, Log: log, DataDir: cfg.dataDir,
-		Limits: server.Limits{MaxUnauthConns: unauthConnCap()}, Search: idx,
+		Limits: server.Limits{MaxUnauthConns: unauthConnCap()}, Search: finder,
 	})
 	if err != nil {
 		l.Close()

@@ -8,8 +8,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/search"
 	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker/find"
 )
 
 // Limits of GET /api/search (docs/api-extensions.md, "Search").
@@ -27,8 +27,8 @@ func (s *Server) searchRoutes(api *echo.Group) {
 // searchAnswer: partial is only present (true) when the search ran out of
 // time before ranking everything it meant to (docs/api-extensions.md).
 type searchAnswer struct {
-	Hits    []search.Hit `json:"hits"`
-	Partial bool         `json:"partial,omitempty"`
+	Hits    []find.Hit `json:"hits"`
+	Partial bool       `json:"partial,omitempty"`
 }
 
 func (s *Server) searchHandler(c echo.Context) error {

@@ -18,9 +18,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/agentdesk/agentdesk/internal/markdown"
-	"github.com/agentdesk/agentdesk/internal/search"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/find"
 )
 
 // Version is reported by /api/health.
@@ -45,7 +45,7 @@ type Options struct {
 	// Web Push keys and subscriptions (push.go); "" keeps the marks in
 	// memory only and turns push off.
 	DataDir string
-	Search  *search.Indexer // nil: GET /api/search answers 503
+	Search  *find.Finder // nil: GET /api/search answers 503
 
 	// PushClient sends Web Push requests; nil: one with a 10 s timeout.
 	PushClient *http.Client
@@ -65,7 +65,7 @@ type Server struct {
 	att            *attention   // the "needs you" list (attention.go)
 	push           *pushService // nil: push is off (push.go)
 	views          *viewers     // which session each /ws/app tab shows
-	search         *search.Indexer
+	search         *find.Finder
 
 	e      *echo.Echo
 	ctx    context.Context // cancelled first on shutdown, so sockets end

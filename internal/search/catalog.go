@@ -50,8 +50,8 @@ func (x *Indexer) syncCatalog() error {
 	b := x.idx.NewBatch()
 	for _, s := range x.cat.Sessions() {
 		titles[s.ID] = s.Title
-		for _, w := range s.Workers {
-			known[w.ID] = s.ID
+		for _, wid := range s.Workers {
+			known[wid] = s.ID
 		}
 		if old, ok := x.cat0.Titles[s.ID]; ok && old == s.Title {
 			continue
