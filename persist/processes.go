@@ -39,7 +39,7 @@ func (s *Store) PutProcess(workerID string, p Process) error {
 	if err != nil {
 		return fmt.Errorf("put process of %s: %w", workerID, err)
 	}
-	err = s.do(func(w *wtx) error {
+	err = s.w.do(func(w *wtx) error {
 		return w.tx.Bucket(bProcesses).Put([]byte(workerID), v)
 	})
 	if err != nil {
@@ -55,7 +55,7 @@ func (s *Store) DeleteProcess(workerID string) error {
 	if workerID == "" {
 		return fmt.Errorf("delete process: %w", ErrInvalid)
 	}
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		return w.tx.Bucket(bProcesses).Delete([]byte(workerID))
 	})
 	if err != nil {
@@ -68,7 +68,7 @@ func (s *Store) DeleteProcess(workerID string) error {
 // versions (a bare process group id) come back with only Pid set.
 func (s *Store) Processes() (map[string]Process, error) {
 	out := make(map[string]Process)
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bProcesses).ForEach(func(k, v []byte) error {
 			out[string(k)] = decodeProcess(v)
 			return nil
@@ -101,7 +101,7 @@ func (s *Store) PutRun(id string) error {
 	if id == "" {
 		return fmt.Errorf("put run: %w", ErrInvalid)
 	}
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		b, err := w.tx.CreateBucketIfNotExists(bRuns)
 		if err != nil {
 			return err
@@ -119,7 +119,7 @@ func (s *Store) DeleteRun(id string) error {
 	if id == "" {
 		return fmt.Errorf("delete run: %w", ErrInvalid)
 	}
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		if b := w.tx.Bucket(bRuns); b != nil {
 			return b.Delete([]byte(id))
 		}
@@ -134,7 +134,7 @@ func (s *Store) DeleteRun(id string) error {
 // Runs returns the recorded runs, in id order.
 func (s *Store) Runs() ([]string, error) {
 	var out []string
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bRuns)
 		if b == nil {
 			return nil

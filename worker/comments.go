@@ -16,7 +16,7 @@ func (m *Manager) Comments(sid string) ([]review.Comment, error) {
 	if _, err := m.Session(sid); err != nil {
 		return nil, err
 	}
-	raw, err := m.store.Comments(sid)
+	raw, err := m.store.Records().Comments(sid)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func (m *Manager) UpdateComments(sid string, fn func([]review.Comment) ([]review
 	}
 	var out []review.Comment
 	var fnErr error
-	err := m.store.UpdateComments(sid, func(old []byte) ([]byte, error) {
+	err := m.store.Records().UpdateComments(sid, func(old []byte) ([]byte, error) {
 		cs, err := decodeComments(old)
 		if err != nil {
 			return nil, err

@@ -105,7 +105,7 @@ func (m *Manager) Load(ctx context.Context) error {
 	if err := m.store.PutRun(m.run); err != nil {
 		m.log.Error("record run: a crash would leave its children running", "err", err)
 	}
-	recs, err := m.store.Sessions()
+	recs, err := m.store.Records().Sessions()
 	if err != nil {
 		return fmt.Errorf("load sessions: %w", err)
 	}
@@ -132,7 +132,7 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 		// as started, as agentdesk then did for the chat.
 		st.s.ClaudeSessionStarted = true
 	}
-	wrecs, err := m.store.Workers(r.ID)
+	wrecs, err := m.store.Records().Workers(r.ID)
 	if err != nil {
 		return fmt.Errorf("load workers of %s: %w", r.ID, err)
 	}

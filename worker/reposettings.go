@@ -52,7 +52,7 @@ func (m *Manager) RepoSettings(ctx context.Context, dir string) (RepoSettings, e
 		return RepoSettings{}, err
 	}
 	rs := RepoSettings{Root: root, CopyFiles: DefaultCopyFiles}
-	b, err := m.store.RepoSettings(root)
+	b, err := m.store.Records().RepoSettings(root)
 	if err != nil || b == nil {
 		return rs, err
 	}
@@ -81,7 +81,7 @@ func (m *Manager) PutRepoSettings(ctx context.Context, rs RepoSettings) (RepoSet
 	if err != nil {
 		return RepoSettings{}, fmt.Errorf("encode settings: %w", err)
 	}
-	if err := m.store.PutRepoSettings(root, b); err != nil {
+	if err := m.store.Records().PutRepoSettings(root, b); err != nil {
 		return RepoSettings{}, err
 	}
 	return rs, nil

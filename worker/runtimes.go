@@ -120,7 +120,7 @@ func (m *Manager) DeleteWorker(ctx context.Context, sid, wid string) error {
 	if rt != nil {
 		stopErr = m.stopWorker(ctx, wid, rt)
 	}
-	if err := m.store.DeleteWorker(sid, wid); err != nil {
+	if err := m.store.Records().DeleteWorker(sid, wid); err != nil {
 		return fmt.Errorf("delete worker data: %w", err)
 	}
 	return stopErr

@@ -252,7 +252,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 	if len(markers) > 0 {
 		m.endMarked(ctx, childproc.Exact(markers...))
 	}
-	if err := m.store.DeleteSession(id); err != nil {
+	if err := m.store.Records().DeleteSession(id); err != nil {
 		return fmt.Errorf("delete session data: %w", err)
 	}
 	return stopErr

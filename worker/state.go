@@ -95,7 +95,7 @@ func (m *Manager) putWorker(i Info) error {
 	if err != nil {
 		return fmt.Errorf("encode worker: %w", err)
 	}
-	if err := m.store.PutWorker(i.SessionID, i.ID, b); err != nil {
+	if err := m.store.Records().PutWorker(i.SessionID, i.ID, b); err != nil {
 		return fmt.Errorf("store worker: %w", err)
 	}
 	return nil
@@ -107,7 +107,7 @@ func (m *Manager) putSession(s Session) error {
 	if err != nil {
 		return fmt.Errorf("encode session: %w", err)
 	}
-	if err := m.store.PutSession(s.ID, b); err != nil {
+	if err := m.store.Records().PutSession(s.ID, b); err != nil {
 		return fmt.Errorf("store session: %w", err)
 	}
 	return nil

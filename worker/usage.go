@@ -40,7 +40,7 @@ func (r reporter) RateLimit(rl usage.RateLimit) {
 	}
 	r.m.commitMu.Lock()
 	defer r.m.commitMu.Unlock()
-	if err := <-r.m.store.PutRateLimit(b); err != nil {
+	if err := <-r.m.store.Records().PutRateLimit(b); err != nil {
 		r.m.log.Error("store rate limit", "worker", r.wid, "err", err)
 		return
 	}
@@ -57,7 +57,7 @@ type rateLimitFrame struct {
 // RateLimit returns the latest stored rate-limit state, nil when no CLI
 // has reported one (API-key logins never do).
 func (m *Manager) RateLimit() (*RateLimitState, error) {
-	b, err := m.store.RateLimit()
+	b, err := m.store.Records().RateLimit()
 	if err != nil || b == nil {
 		return nil, err
 	}
