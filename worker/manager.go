@@ -15,39 +15,32 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 )
 
-// Manager owns every session and worker: it persists them, builds their
-// runtimes through the registered factories, stops them, and broadcasts
-// lifecycle events. A worker's status changes only through its table
-// (lifecycle.go); kinds tell the manager what happened (Reporter) and the
-// manager decides what is recorded.
+// Manager owns the lifecycles of every session and worker: it creates
+// them, builds their runtimes through the registered factories, stops,
+// restarts, switches and deletes them, and ends what their processes left.
+// Their state, the commits that change it and the lifecycle events are its
+// table (table.go). A worker's status changes only through its table of
+// transitions (lifecycle.go); kinds tell the manager what happened
+// (Reporter) and the manager decides what is recorded. The use cases
+// around the lifecycles are services of their own, built on the manager
+// (AgentSettings, Repos, Usage, and worker/review, worker/attention, …).
 //
-// All methods are safe for concurrent use. Two locks, taken in this order:
-// commitMu serialises every change of a session or worker, from computing
-// it through its commit to its broadcast, so that events go out in commit
-// order; mu guards the in-memory state and is held only for in-memory
-// steps, never across a commit, so a lookup or an attach never waits for
-// the disk. Neither is held while calling into a runtime (Stop, a factory,
-// a validator): runtimes report from their own goroutines, which Stop
-// waits for.
+// All methods are safe for concurrent use. No lock is held while calling
+// into a runtime (Stop, a factory, a validator): runtimes report from
+// their own goroutines, which Stop waits for.
 type Manager struct {
-	store      *persist.Store
+	// table is embedded, not named, so that switch.go, leftovers.go and
+	// worktree*.go, which other work of this round changes, compile as
+	// they are; it becomes a named field once that work is merged.
+	table
+
 	cfg        Config
-	log        *slog.Logger
 	factories  map[Kind]Factory
 	validators map[Kind]Validator
 	killGroup  func(pgid int)
-	now        func() time.Time
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
 	run string
-
-	commitMu sync.Mutex
-
-	mu       sync.RWMutex
-	sessions map[string]*sessionState
-	events   *hub.Hub
-	eventSeq uint64
-	closed   bool
 }
 
 // Options configures a Manager. Factories maps each kind that this build
@@ -79,16 +72,18 @@ func NewManager(o Options) *Manager {
 		kill = func(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 	}
 	return &Manager{
+		table: table{
+			store:    o.Store,
+			log:      log,
+			now:      func() time.Time { return time.Now().UTC() },
+			sessions: make(map[string]*sessionState),
+			events:   hub.New(0),
+		},
 		killGroup:  kill,
-		store:      o.Store,
 		cfg:        o.Config,
-		log:        log,
 		factories:  o.Factories,
 		validators: o.Validators,
-		now:        func() time.Time { return time.Now().UTC() },
 		run:        childproc.NewRun(),
-		sessions:   make(map[string]*sessionState),
-		events:     hub.New(0),
 	}
 }
 

@@ -56,15 +56,15 @@ func SessionRules(rules []Rule) []Rule {
 }
 
 // addRules records rules on the session (each once).
-func (m *Manager) addRules(sid string, rules []Rule) error {
-	_, err := m.changeSession(sid, func(s *Session) {
+func (t *table) addRules(sid string, rules []Rule) error {
+	_, err := t.changeSession(sid, func(s *Session) {
 		for _, r := range rules {
 			dup := false
 			for _, have := range s.PermissionRules {
 				dup = dup || have.same(r)
 			}
 			if !dup {
-				r.ID, r.CreatedAt = uuid.Must(uuid.NewV7()).String(), m.now()
+				r.ID, r.CreatedAt = uuid.Must(uuid.NewV7()).String(), t.now()
 				s.PermissionRules = append(append([]Rule(nil), s.PermissionRules...), r)
 			}
 		}

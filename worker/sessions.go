@@ -33,24 +33,6 @@ type CreateSessionRequest struct {
 
 const maxTitle = 200
 
-// Sessions returns every session, newest first.
-func (m *Manager) Sessions() []Session {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.sessionsLocked()
-}
-
-// Session returns one session.
-func (m *Manager) Session(id string) (Session, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	st, ok := m.sessions[id]
-	if !ok {
-		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
-	}
-	return st.snapshot(), nil
-}
-
 // ValidateCwd checks that dir is an absolute path to an existing directory
 // and returns it cleaned.
 func ValidateCwd(dir string) (string, error) {
@@ -206,17 +188,6 @@ func (m *Manager) addSession(st *sessionState) error {
 	m.sessions[st.s.ID] = st
 	m.publish(sessionCreated(st.snapshot()))
 	return nil
-}
-
-// sessionWithConversation returns the session that holds the Claude
-// conversation id, "" for none. The caller holds m.mu.
-func (m *Manager) sessionWithConversation(id string) string {
-	for sid, st := range m.sessions {
-		if c := st.s.ClaudeSessionID; c != nil && *c == id {
-			return sid
-		}
-	}
-	return ""
 }
 
 // DeleteOptions say what else goes with a deleted session.

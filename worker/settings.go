@@ -107,21 +107,21 @@ func (m *Manager) UpdateSettings(ctx context.Context, sid, wid string, req Setti
 // commitWorker is changeWorker for a caller that must know whether the
 // change is on disk: it returns the record as stored, or the store's
 // error (and then nothing changed).
-func (m *Manager) commitWorker(sid, wid string, o origin, fn func(*Info)) (Info, error) {
-	m.commitMu.Lock()
-	defer m.commitMu.Unlock()
-	m.mu.RLock()
-	ws, next, ok := m.nextInfoLocked(sid, wid, o, fn)
-	m.mu.RUnlock()
+func (t *table) commitWorker(sid, wid string, o origin, fn func(*Info)) (Info, error) {
+	t.commitMu.Lock()
+	defer t.commitMu.Unlock()
+	t.mu.RLock()
+	ws, next, ok := t.nextInfoLocked(sid, wid, o, fn)
+	t.mu.RUnlock()
 	if !ok {
-		return m.Worker(sid, wid)
+		return t.Worker(sid, wid)
 	}
-	if err := m.putWorker(next); err != nil {
+	if err := t.putWorker(next); err != nil {
 		return Info{}, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	ws.info = next
-	m.publish(workerUpdated(next.clone()))
+	t.publish(workerUpdated(next.clone()))
 	return next.clone(), nil
 }
