@@ -89,6 +89,7 @@ func run(args []string) error {
 	loopback := isLoopback(l.Addr())
 	srv, err := server.New(server.Options{
 		Manager: mgr, Token: token, Frontend: frontendFS(),
+		Settings: worker.NewAgentSettings(mgr), Repos: worker.NewRepos(store), Usage: worker.NewUsage(mgr),
 		AllowedOrigins: cfg.allowedOrigins, PublicURL: cfg.publicURL, Loopback: loopback, Log: log, DataDir: cfg.dataDir,
 		Limits: server.Limits{MaxUnauthConns: unauthConnCap()}, Search: finder,
 	})

@@ -83,12 +83,21 @@ func (e *env) start() {
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	e.srv, err = New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, DataDir: e.dir})
+	e.srv, err = New(e.options())
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.ts = httptest.NewServer(e.srv.Handler())
 	e.stopped = false
+}
+
+// options are main's: the manager and the domain's services built on it,
+// on loopback with the test token.
+func (e *env) options() Options {
+	return Options{
+		Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, DataDir: e.dir,
+		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
+	}
 }
 
 // stop shuts down in main's order: sockets and HTTP, workers, database.

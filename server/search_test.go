@@ -26,7 +26,9 @@ func withSearch(t *testing.T, e *env) {
 			t.Errorf("close index: %v", err)
 		}
 	})
-	srv, err := New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, Search: idx})
+	o := e.options()
+	o.Search = idx
+	srv, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,12 @@ var Version = "0.1.0"
 
 // Options configures a Server.
 type Options struct {
-	Manager        *worker.Manager
+	Manager *worker.Manager
+	// The domain's services the API calls besides the manager, built on
+	// it where main wires them.
+	Settings       *worker.AgentSettings
+	Repos          *worker.Repos
+	Usage          *worker.Usage
 	Token          string
 	Frontend       fs.FS    // the built SPA (frontend/dist)
 	AllowedOrigins []string // extra origins besides same-origin
@@ -54,6 +59,7 @@ type Options struct {
 // Server serves the API, sockets and SPA. Create it with New.
 type Server struct {
 	mgr            *worker.Manager
+	repos          *worker.Repos
 	gitLocks       sync.Map // session id → *sync.Mutex (git_ops.go)
 	token          string
 	allowedOrigins []*url.URL
@@ -92,7 +98,7 @@ func New(o Options) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
+		mgr: o.Manager, repos: o.Repos, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
 	}
@@ -113,7 +119,7 @@ func New(o Options) (*Server, error) {
 	s.e.Server.ConnContext = connContext
 	s.e.Server.ReadHeaderTimeout = s.limits.HeaderTimeout
 	s.e.Server.IdleTimeout = s.limits.IdleTimeout
-	s.routes()
+	s.routes(o)
 	if o.Manager != nil {
 		s.att.start(ctx) // ends with Shutdown
 	}
@@ -126,7 +132,7 @@ func New(o Options) (*Server, error) {
 // Handler returns the server's http.Handler (for tests and custom listeners).
 func (s *Server) Handler() http.Handler { return s.e }
 
-func (s *Server) routes() {
+func (s *Server) routes(o Options) {
 	e := s.e
 	e.Use(s.bodyDeadline, s.securityHeaders, s.originGuard, s.requireAuth)
 	e.GET("/api/health", s.health)
@@ -154,9 +160,9 @@ func (s *Server) routes() {
 	s.gitRoutes(api)
 	s.attachRoutes(api)
 	s.queueRoutes(api)
-	s.usageRoutes(api)
+	usageAPI{o.Usage}.routes(api)
 	s.fileRoutes(api)
-	s.settingsRoutes(api)
+	settingsAPI{o.Settings}.routes(api)
 	s.commentRoutes(api)
 	s.worktreeRoutes(api)
 	s.attentionRoutes(api)

@@ -125,7 +125,7 @@ func (s *Server) archiveSession(c echo.Context) error {
 }
 
 func (s *Server) getRepoSettings(c echo.Context) error {
-	rs, err := s.mgr.RepoSettings(c.Request().Context(), c.QueryParam("root"))
+	rs, err := s.repos.Settings(c.Request().Context(), c.QueryParam("root"))
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (s *Server) putRepoSettings(c echo.Context) error {
 	if req.CopyFiles != nil {
 		rs.CopyFiles = *req.CopyFiles
 	}
-	rs, err := s.mgr.PutRepoSettings(c.Request().Context(), rs)
+	rs, err := s.repos.Put(c.Request().Context(), rs)
 	if err != nil {
 		return err
 	}

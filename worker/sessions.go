@@ -83,7 +83,7 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		if wt, err = m.addWorktree(ctx, req); err != nil {
 			return Session{}, err
 		}
-		cwd, setup = wt.Path, m.prepareWorktree(ctx, wt)
+		cwd, setup = wt.Path, prepareWorktree(ctx, NewRepos(m.store), m.log, wt)
 	} else if req.Repo != "" || req.Branch != "" {
 		return Session{}, fieldErr("worktree", "must be true when repo or branch is given")
 	}
