@@ -22,6 +22,7 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/review"
 )
 
 func main() {
@@ -90,6 +91,7 @@ func run(args []string) error {
 	srv, err := server.New(server.Options{
 		Manager: mgr, Token: token, Frontend: frontendFS(),
 		Settings: worker.NewAgentSettings(mgr), Repos: worker.NewRepos(store), Usage: worker.NewUsage(mgr),
+		Review:         review.New(mgr, store),
 		AllowedOrigins: cfg.allowedOrigins, PublicURL: cfg.publicURL, Loopback: loopback, Log: log, DataDir: cfg.dataDir,
 		Limits: server.Limits{MaxUnauthConns: unauthConnCap()}, Search: finder,
 	})

@@ -135,15 +135,3 @@ func enqueue(ctx context.Context, q worker.Queuer, content string, nb *time.Time
 	}
 	return fq.EnqueueFiles(ctx, content, nb, files)
 }
-
-// submit is POST …/input's delivery: through the queue's rules ("when")
-// for a worker that has one; a worker without a queue takes "now" only.
-func submit(ctx context.Context, in worker.Inputter, content, when string) error {
-	if q, ok := in.(worker.Queuer); ok {
-		return q.Submit(ctx, content, when)
-	}
-	if when != "" && when != wire.WhenNow {
-		return wire.FieldErrorf("when", "this worker has no queue: only %q is possible", wire.WhenNow)
-	}
-	return in.SendUser(ctx, content)
-}

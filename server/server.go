@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/find"
+	"github.com/agentdesk/agentdesk/worker/review"
 )
 
 // Version is reported by /api/health.
@@ -34,6 +35,7 @@ type Options struct {
 	Settings       *worker.AgentSettings
 	Repos          *worker.Repos
 	Usage          *worker.Usage
+	Review         *review.Service
 	Token          string
 	Frontend       fs.FS    // the built SPA (frontend/dist)
 	AllowedOrigins []string // extra origins besides same-origin
@@ -163,7 +165,7 @@ func (s *Server) routes(o Options) {
 	usageAPI{o.Usage}.routes(api)
 	s.fileRoutes(api)
 	settingsAPI{o.Settings}.routes(api)
-	s.commentRoutes(api)
+	reviewAPI{o.Review}.routes(api)
 	s.worktreeRoutes(api)
 	s.attentionRoutes(api)
 	s.searchRoutes(api)

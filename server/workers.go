@@ -87,7 +87,7 @@ func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
 type inputRequest struct {
 	Content     *string        `json:"content"`
 	Attachments []attach.Input `json:"attachments"`
-	When        string         `json:"when"` // queue.go
+	When        string         `json:"when"` // worker.Submit
 }
 
 func (s *Server) workerInput(c echo.Context) error {
@@ -105,7 +105,7 @@ func (s *Server) workerInput(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := submit(c.Request().Context(), in, *req.Content, req.When); err != nil {
+	if err := worker.Submit(c.Request().Context(), in, *req.Content, req.When); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusAccepted)
