@@ -22,7 +22,6 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/review"
 )
 
 func main() {
@@ -78,23 +77,18 @@ func run(args []string) error {
 	if err := mgr.Load(ctx); err != nil {
 		return err
 	}
-	finder := openSearch(cfg.dataDir, store, mgr, log)
-	if finder != nil {
-		defer finder.Close() // before the store closes (defers run last first)
-	}
+	dom := openDomain(cfg, store, mgr, log)
+	defer dom.close() // before the store closes (defers run last first)
 	l, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		_ = mgr.Close(ctx)
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	loopback := isLoopback(l.Addr())
-	srv, err := server.New(server.Options{
-		Manager: mgr, Token: token, Frontend: frontendFS(),
-		Settings: worker.NewAgentSettings(mgr), Repos: worker.NewRepos(store), Usage: worker.NewUsage(mgr),
-		Review:         review.New(mgr, store),
-		AllowedOrigins: cfg.allowedOrigins, PublicURL: cfg.publicURL, Loopback: loopback, Log: log, DataDir: cfg.dataDir,
-		Limits: server.Limits{MaxUnauthConns: unauthConnCap()}, Search: finder,
-	})
+	o := dom.options()
+	o.Token, o.Frontend, o.AllowedOrigins, o.PublicURL, o.Loopback, o.Log = token, frontendFS(), cfg.allowedOrigins, cfg.publicURL, loopback, log
+	o.DataDir, o.Limits = cfg.dataDir, server.Limits{MaxUnauthConns: unauthConnCap()}
+	srv, err := server.New(o)
 	if err != nil {
 		l.Close()
 		_ = mgr.Close(ctx)

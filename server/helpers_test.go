@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
+	"github.com/agentdesk/agentdesk/worker/gitops"
 	"github.com/agentdesk/agentdesk/worker/review"
 	"github.com/coder/websocket"
 	"go.uber.org/goleak"
@@ -98,7 +99,7 @@ func (e *env) options() Options {
 	return Options{
 		Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, DataDir: e.dir,
 		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
-		Review: review.New(e.mgr, e.store),
+		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr),
 	}
 }
 

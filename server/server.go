@@ -21,6 +21,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/find"
+	"github.com/agentdesk/agentdesk/worker/gitops"
 	"github.com/agentdesk/agentdesk/worker/review"
 )
 
@@ -36,6 +37,7 @@ type Options struct {
 	Repos          *worker.Repos
 	Usage          *worker.Usage
 	Review         *review.Service
+	Git            *gitops.Service
 	Token          string
 	Frontend       fs.FS    // the built SPA (frontend/dist)
 	AllowedOrigins []string // extra origins besides same-origin
@@ -61,8 +63,6 @@ type Options struct {
 // Server serves the API, sockets and SPA. Create it with New.
 type Server struct {
 	mgr            *worker.Manager
-	repos          *worker.Repos
-	gitLocks       sync.Map // session id → *sync.Mutex (git_ops.go)
 	token          string
 	allowedOrigins []*url.URL
 	loopback       bool
@@ -100,7 +100,7 @@ func New(o Options) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		mgr: o.Manager, repos: o.Repos, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
+		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
 	}
@@ -159,14 +159,14 @@ func (s *Server) routes(o Options) {
 	s.capabilityRoutes(api)
 	s.exportRoutes(api)
 	s.claudeSessionRoutes(api)
-	s.gitRoutes(api)
+	gitAPI{o.Git}.routes(api)
 	s.attachRoutes(api)
 	s.queueRoutes(api)
 	usageAPI{o.Usage}.routes(api)
 	s.fileRoutes(api)
 	settingsAPI{o.Settings}.routes(api)
 	reviewAPI{o.Review}.routes(api)
-	s.worktreeRoutes(api)
+	worktreesAPI{mgr: o.Manager, git: o.Git, repos: o.Repos}.routes(api)
 	s.attentionRoutes(api)
 	s.searchRoutes(api)
 	s.pushRoutes(api)
