@@ -77,7 +77,11 @@ func run(args []string) error {
 	if err := mgr.Load(ctx); err != nil {
 		return err
 	}
-	dom := openDomain(cfg, store, mgr, log)
+	dom, err := openDomain(cfg, store, mgr, log)
+	if err != nil {
+		_ = mgr.Close(ctx)
+		return err
+	}
 	defer dom.close() // before the store closes (defers run last first)
 	l, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -87,7 +91,7 @@ func run(args []string) error {
 	loopback := isLoopback(l.Addr())
 	o := dom.options()
 	o.Token, o.Frontend, o.AllowedOrigins, o.PublicURL, o.Loopback, o.Log = token, frontendFS(), cfg.allowedOrigins, cfg.publicURL, loopback, log
-	o.DataDir, o.Limits = cfg.dataDir, server.Limits{MaxUnauthConns: unauthConnCap()}
+	o.Limits = server.Limits{MaxUnauthConns: unauthConnCap()}
 	srv, err := server.New(o)
 	if err != nil {
 		l.Close()

@@ -32,6 +32,8 @@
 //	queues     session id → JSON [QueueItem] (created on first use; queue.go)
 //	comments   session id → the caller's JSON of its review comments
 //	           (created on first use; comments.go)
+//	attention  "marks" → the caller's JSON of the attention list's marks
+//	           (created on first use; attention.go)
 package persist
 
 import (

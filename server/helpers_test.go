@@ -17,8 +17,10 @@ import (
 
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/attention"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/agentdesk/agentdesk/worker/gitops"
+	"github.com/agentdesk/agentdesk/worker/notify"
 	"github.com/agentdesk/agentdesk/worker/review"
 	"github.com/coder/websocket"
 	"go.uber.org/goleak"
@@ -58,6 +60,8 @@ type env struct {
 	dir     string
 	store   *persist.Store
 	mgr     *worker.Manager
+	att     *attention.List
+	push    *notify.Service
 	srv     *Server
 	ts      *httptest.Server
 	kinds   map[worker.Kind]worker.Factory
@@ -85,6 +89,13 @@ func (e *env) start() {
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// The domain's services with goroutines, as main starts them.
+	if e.push, err = notify.New(notify.Options{Dir: e.dir}); err != nil {
+		t.Fatal(err)
+	}
+	e.att = attention.New(attention.Options{Manager: e.mgr, Store: store, OnNew: e.push.Notify, Legacy: filepath.Join(e.dir, "attention.json")})
+	e.push.Start()
+	e.att.Start()
 	e.srv, err = New(e.options())
 	if err != nil {
 		t.Fatal(err)
@@ -97,9 +108,9 @@ func (e *env) start() {
 // on loopback with the test token.
 func (e *env) options() Options {
 	return Options{
-		Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, DataDir: e.dir,
+		Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend,
 		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
-		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr),
+		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr), Attention: e.att, Push: e.push,
 	}
 }
 
@@ -118,6 +129,8 @@ func (e *env) stop() {
 	if err := e.mgr.Close(ctx); err != nil {
 		e.t.Errorf("close manager: %v", err)
 	}
+	e.att.Close()
+	e.push.Close()
 	if err := e.store.Close(); err != nil {
 		e.t.Errorf("close store: %v", err)
 	}

@@ -20,8 +20,10 @@ import (
 	"github.com/agentdesk/agentdesk/internal/markdown"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/attention"
 	"github.com/agentdesk/agentdesk/worker/find"
 	"github.com/agentdesk/agentdesk/worker/gitops"
+	"github.com/agentdesk/agentdesk/worker/notify"
 	"github.com/agentdesk/agentdesk/worker/review"
 )
 
@@ -38,6 +40,7 @@ type Options struct {
 	Usage          *worker.Usage
 	Review         *review.Service
 	Git            *gitops.Service
+	Attention      *attention.List
 	Token          string
 	Frontend       fs.FS    // the built SPA (frontend/dist)
 	AllowedOrigins []string // extra origins besides same-origin
@@ -50,14 +53,8 @@ type Options struct {
 	Loopback bool
 	Limits   Limits
 	Log      *slog.Logger
-	// DataDir keeps the attention list's marks (attention.json) and the
-	// Web Push keys and subscriptions (push.go); "" keeps the marks in
-	// memory only and turns push off.
-	DataDir string
-	Search  *find.Finder // nil: GET /api/search answers 503
-
-	// PushClient sends Web Push requests; nil: one with a 10 s timeout.
-	PushClient *http.Client
+	Search   *find.Finder    // nil: GET /api/search answers 503
+	Push     *notify.Service // nil: push is off
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -70,9 +67,8 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
-	att            *attention   // the "needs you" list (attention.go)
-	push           *pushService // nil: push is off (push.go)
-	views          *viewers     // which session each /ws/app tab shows
+	att            *attention.List // the "needs you" list, /ws/app's second frame
+	push           *notify.Service // nil: push is off; which session each /ws/app tab shows
 	search         *find.Finder
 
 	e      *echo.Echo
@@ -103,17 +99,8 @@ func New(o Options) (*Server, error) {
 		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
+		att: o.Attention, push: o.Push, search: o.Search,
 	}
-	s.att = newAttention(o.Manager, attentionPath(o.DataDir))
-	s.views = newViewers()
-	if o.Manager != nil && o.DataDir != "" {
-		if s.push, err = newPushService(o.DataDir, pushSubject(public), o.PushClient, log); err != nil {
-			cancel()
-			return nil, err
-		}
-		s.att.onNew = s.pushItems
-	}
-	s.search = o.Search
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.errorHandler
@@ -122,12 +109,6 @@ func New(o Options) (*Server, error) {
 	s.e.Server.ReadHeaderTimeout = s.limits.HeaderTimeout
 	s.e.Server.IdleTimeout = s.limits.IdleTimeout
 	s.routes(o)
-	if o.Manager != nil {
-		s.att.start(ctx) // ends with Shutdown
-	}
-	if s.push != nil {
-		s.push.sender.Start(ctx) // ends with Shutdown
-	}
 	return s, nil
 }
 
@@ -167,9 +148,9 @@ func (s *Server) routes(o Options) {
 	settingsAPI{o.Settings}.routes(api)
 	reviewAPI{o.Review}.routes(api)
 	worktreesAPI{mgr: o.Manager, git: o.Git, repos: o.Repos}.routes(api)
-	s.attentionRoutes(api)
+	attentionAPI{s: s, att: o.Attention}.routes(api)
 	s.searchRoutes(api)
-	s.pushRoutes(api)
+	pushAPI{o.Push}.routes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)
@@ -228,10 +209,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		s.socks.Wait()
-		s.att.wait()
-		if s.push != nil {
-			s.push.sender.Wait()
-		}
 		close(done)
 	}()
 	select {
