@@ -7,6 +7,7 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/adopt"
 	"github.com/agentdesk/agentdesk/worker/attention"
 	"github.com/agentdesk/agentdesk/worker/find"
 	"github.com/agentdesk/agentdesk/worker/gitops"
@@ -55,6 +56,7 @@ func (d *domain) options() server.Options {
 		Git:       gitops.New(d.mgr),
 		Attention: d.att,
 		Push:      d.push,
+		Adopt:     adopt.New(d.mgr),
 		Search:    d.finder,
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/adopt"
 )
 
 func main() {
@@ -65,13 +66,15 @@ func run(args []string) error {
 		return err
 	}
 
+	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter}
 	mgr := worker.NewManager(worker.Options{
 		Store:      store,
-		Config:     worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter},
+		Config:     wcfg,
 		Log:        log,
 		Factories:  factories(),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
+		Adoptable:  adopt.Check(wcfg),
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {

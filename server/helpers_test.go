@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/adopt"
 	"github.com/agentdesk/agentdesk/worker/attention"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/agentdesk/agentdesk/worker/gitops"
@@ -85,7 +86,7 @@ func (e *env) start() {
 		t.Fatal(err)
 	}
 	e.store = store
-	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg})
+	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg, Adoptable: adopt.Check(e.cfg)})
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +112,7 @@ func (e *env) options() Options {
 		Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend,
 		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
 		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr), Attention: e.att, Push: e.push,
+		Adopt: adopt.New(e.mgr),
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/markdown"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/adopt"
 	"github.com/agentdesk/agentdesk/worker/attention"
 	"github.com/agentdesk/agentdesk/worker/find"
 	"github.com/agentdesk/agentdesk/worker/gitops"
@@ -41,6 +42,7 @@ type Options struct {
 	Review         *review.Service
 	Git            *gitops.Service
 	Attention      *attention.List
+	Adopt          *adopt.Service
 	Token          string
 	Frontend       fs.FS    // the built SPA (frontend/dist)
 	AllowedOrigins []string // extra origins besides same-origin
@@ -139,7 +141,7 @@ func (s *Server) routes(o Options) {
 	api.GET("/git", s.inspectRepo)
 	s.capabilityRoutes(api)
 	s.exportRoutes(api)
-	s.claudeSessionRoutes(api)
+	adoptAPI{o.Adopt}.routes(api)
 	gitAPI{o.Git}.routes(api)
 	s.attachRoutes(api)
 	s.queueRoutes(api)

@@ -18,11 +18,6 @@ func (s *Server) createSession(c echo.Context) error {
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	if req.ClaudeSessionID != "" {
-		if err := s.checkAdoptable(req); err != nil {
-			return err
-		}
-	}
 	sess, err := s.mgr.CreateSession(c.Request().Context(), req)
 	if err != nil {
 		return err

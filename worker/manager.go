@@ -38,6 +38,7 @@ type Manager struct {
 	factories  map[Kind]Factory
 	validators map[Kind]Validator
 	killGroup  func(pgid int)
+	adoptable  func(cwd, id string) error
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
 	run string
@@ -58,6 +59,10 @@ type Options struct {
 	// sends SIGKILL to the group. PTY children need more than that (a
 	// shell's background jobs live in groups of their own).
 	KillGroup func(pgid int)
+	// Adoptable checks, before anything is stored, that the conversation a
+	// new session adopts (CreateSessionRequest.ClaudeSessionID) exists:
+	// an error refuses the session. nil accepts any.
+	Adoptable func(cwd, id string) error
 }
 
 // NewManager returns a manager with no sessions; call Load to restore the
@@ -83,6 +88,7 @@ func NewManager(o Options) *Manager {
 		cfg:        o.Config,
 		factories:  o.Factories,
 		validators: o.Validators,
+		adoptable:  o.Adoptable,
 		run:        childproc.NewRun(),
 	}
 }

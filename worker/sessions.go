@@ -27,7 +27,8 @@ type CreateSessionRequest struct {
 	Worktree bool   `json:"worktree"`
 	// ClaudeSessionID adopts a conversation the CLI already holds (one
 	// started in a terminal): the session's agent worker imports it and
-	// the next message resumes it. The edge checks that its file exists.
+	// the next message resumes it. Options.Adoptable checks that it
+	// exists.
 	ClaudeSessionID string `json:"claudeSessionId"`
 }
 
@@ -68,6 +69,11 @@ func validateTitle(t string) (string, error) {
 // workers: an agent worker (unless Agent is "none") and a git-diff worker
 // when the directory is a git work tree.
 func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (Session, error) {
+	if req.ClaudeSessionID != "" && m.adoptable != nil {
+		if err := m.adoptable(req.Cwd, req.ClaudeSessionID); err != nil {
+			return Session{}, err
+		}
+	}
 	title, err := validateTitle(req.Title)
 	if err != nil {
 		return Session{}, err
