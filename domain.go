@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/agentdesk/agentdesk/internal/markdown"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
@@ -48,16 +49,18 @@ func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, log *slog
 // options are the server's options that name the domain.
 func (d *domain) options() server.Options {
 	return server.Options{
-		Manager:   d.mgr,
-		Settings:  worker.NewAgentSettings(d.mgr),
-		Repos:     worker.NewRepos(d.store),
-		Usage:     worker.NewUsage(d.mgr),
-		Review:    review.New(d.mgr, d.store),
-		Git:       gitops.New(d.mgr),
-		Attention: d.att,
-		Push:      d.push,
-		Adopt:     adopt.New(d.mgr),
-		Search:    d.finder,
+		Manager:      d.mgr,
+		HighlightCSS: markdown.CSS(),
+		Settings:     worker.NewAgentSettings(d.mgr),
+		Repos:        worker.NewRepos(d.store),
+		Usage:        worker.NewUsage(d.mgr),
+		Review:       review.New(d.mgr, d.store),
+		Git:          gitops.New(d.mgr),
+		Attention:    d.att,
+		Push:         d.push,
+		Adopt:        adopt.New(d.mgr),
+		Files:        worker.NewFileList(d.mgr),
+		Search:       d.finder,
 	}
 }
 

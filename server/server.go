@@ -17,7 +17,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/markdown"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/adopt"
@@ -36,15 +35,19 @@ type Options struct {
 	Manager *worker.Manager
 	// The domain's services the API calls besides the manager, built on
 	// it where main wires them.
-	Settings       *worker.AgentSettings
-	Repos          *worker.Repos
-	Usage          *worker.Usage
-	Review         *review.Service
-	Git            *gitops.Service
-	Attention      *attention.List
-	Adopt          *adopt.Service
-	Token          string
-	Frontend       fs.FS    // the built SPA (frontend/dist)
+	Settings  *worker.AgentSettings
+	Repos     *worker.Repos
+	Usage     *worker.Usage
+	Review    *review.Service
+	Git       *gitops.Service
+	Attention *attention.List
+	Adopt     *adopt.Service
+	Files     *worker.FileList
+	Token     string
+	Frontend  fs.FS // the built SPA (frontend/dist)
+	// HighlightCSS is the stylesheet of the code blocks in the HTML the
+	// domain renders from markdown, served at /highlight.css.
+	HighlightCSS   string
 	AllowedOrigins []string // extra origins besides same-origin
 	// PublicURL is the address users open when a TLS proxy is in front,
 	// e.g. https://desk.example.com. Its origin is allowed, and when it is
@@ -69,6 +72,7 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
+	highlight      []byte          // /highlight.css
 	att            *attention.List // the "needs you" list, /ws/app's second frame
 	push           *notify.Service // nil: push is off; which session each /ws/app tab shows
 	search         *find.Finder
@@ -101,7 +105,7 @@ func New(o Options) (*Server, error) {
 		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
-		att: o.Attention, push: o.Push, search: o.Search,
+		att: o.Attention, push: o.Push, search: o.Search, highlight: []byte(o.HighlightCSS),
 	}
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
@@ -140,13 +144,13 @@ func (s *Server) routes(o Options) {
 	api.GET("/sessions/:sid/workers/:wid/diff", s.workerDiff)
 	api.GET("/git", s.inspectRepo)
 	s.capabilityRoutes(api)
-	s.exportRoutes(api)
+	exportAPI{s}.routes(api)
 	adoptAPI{o.Adopt}.routes(api)
 	gitAPI{o.Git}.routes(api)
 	s.attachRoutes(api)
 	s.queueRoutes(api)
 	usageAPI{o.Usage}.routes(api)
-	s.fileRoutes(api)
+	filesAPI{o.Files}.routes(api)
 	settingsAPI{o.Settings}.routes(api)
 	reviewAPI{o.Review}.routes(api)
 	worktreesAPI{mgr: o.Manager, git: o.Git, repos: o.Repos}.routes(api)
@@ -172,7 +176,7 @@ func (s *Server) apiNotFound(c echo.Context) error {
 // the server renders from markdown.
 func (s *Server) highlightCSS(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	return c.Blob(http.StatusOK, "text/css; charset=utf-8", []byte(markdown.CSS()))
+	return c.Blob(http.StatusOK, "text/css; charset=utf-8", s.highlight)
 }
 
 func (s *Server) health(c echo.Context) error {
