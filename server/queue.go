@@ -12,20 +12,22 @@ import (
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-// The chat's durable queue (docs/api-extensions.md, "Queue"), on the sdk
-// worker that shows the chat.
-func (s *Server) queueRoutes(api *echo.Group) {
-	api.GET("/sessions/:sid/workers/:wid/queue", s.listQueue)
-	api.POST("/sessions/:sid/workers/:wid/queue", s.addQueued)
-	api.PATCH("/sessions/:sid/workers/:wid/queue/:id", s.editQueued)
-	api.DELETE("/sessions/:sid/workers/:wid/queue/:id", s.removeQueued)
+// queueAPI is the chat's durable queue (docs/api-extensions.md, "Queue"),
+// on the sdk worker that shows the chat.
+type queueAPI struct{ s *Server }
+
+func (a queueAPI) routes(api *echo.Group) {
+	api.GET("/sessions/:sid/workers/:wid/queue", a.list)
+	api.POST("/sessions/:sid/workers/:wid/queue", a.add)
+	api.PATCH("/sessions/:sid/workers/:wid/queue/:id", a.edit)
+	api.DELETE("/sessions/:sid/workers/:wid/queue/:id", a.remove)
 }
 
 // queuer finds the worker's queue. A pty-agent worker answers 409: the
 // conversation has a queue, but the terminal view does not deliver it.
 // Other kinds have none (404).
-func (s *Server) queuer(c echo.Context) (worker.Queuer, error) {
-	info, rt, err := s.builtRuntime(c)
+func (a queueAPI) queuer(c echo.Context) (worker.Queuer, error) {
+	info, rt, err := a.s.builtRuntime(c)
 	if err != nil {
 		return nil, err
 	}
@@ -38,8 +40,8 @@ func (s *Server) queuer(c echo.Context) (worker.Queuer, error) {
 	return nil, newError(http.StatusNotFound, wire.CodeNotFound, string(info.Kind)+" workers have no queue")
 }
 
-func (s *Server) listQueue(c echo.Context) error {
-	q, err := s.queuer(c)
+func (a queueAPI) list(c echo.Context) error {
+	q, err := a.queuer(c)
 	if err != nil {
 		return err
 	}
@@ -59,7 +61,7 @@ type queueAddRequest struct {
 	Attachments []attach.Input `json:"attachments"`
 }
 
-func (s *Server) addQueued(c echo.Context) error {
+func (a queueAPI) add(c echo.Context) error {
 	var req queueAddRequest
 	// It takes attachments, as POST …/input does: the same body limit.
 	if err := bindMax(c, &req, wire.MaxInputBody); err != nil {
@@ -76,7 +78,7 @@ func (s *Server) addQueued(c echo.Context) error {
 		}
 		nb = &t
 	}
-	q, err := s.queuer(c)
+	q, err := a.queuer(c)
 	if err != nil {
 		return err
 	}
@@ -92,12 +94,12 @@ type queueEditRequest struct {
 	Position *int    `json:"position"`
 }
 
-func (s *Server) editQueued(c echo.Context) error {
+func (a queueAPI) edit(c echo.Context) error {
 	var req queueEditRequest
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	q, err := s.queuer(c)
+	q, err := a.queuer(c)
 	if err != nil {
 		return err
 	}
@@ -108,8 +110,8 @@ func (s *Server) editQueued(c echo.Context) error {
 	return c.JSON(http.StatusOK, it)
 }
 
-func (s *Server) removeQueued(c echo.Context) error {
-	q, err := s.queuer(c)
+func (a queueAPI) remove(c echo.Context) error {
+	q, err := a.queuer(c)
 	if err != nil {
 		return err
 	}

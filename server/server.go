@@ -75,7 +75,6 @@ type Server struct {
 	highlight      []byte          // /highlight.css
 	att            *attention.List // the "needs you" list, /ws/app's second frame
 	push           *notify.Service // nil: push is off; which session each /ws/app tab shows
-	search         *find.Finder
 
 	e      *echo.Echo
 	ctx    context.Context // cancelled first on shutdown, so sockets end
@@ -105,7 +104,7 @@ func New(o Options) (*Server, error) {
 		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
-		att: o.Attention, push: o.Push, search: o.Search, highlight: []byte(o.HighlightCSS),
+		att: o.Attention, push: o.Push, highlight: []byte(o.HighlightCSS),
 	}
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
@@ -128,34 +127,21 @@ func (s *Server) routes(o Options) {
 	e.POST("/api/login", s.login)
 
 	api := e.Group("/api")
-	api.GET("/sessions", s.listSessions)
-	api.POST("/sessions", s.createSession)
-	api.GET("/sessions/:sid", s.getSession)
-	api.PATCH("/sessions/:sid", s.renameSession)
-	api.DELETE("/sessions/:sid", s.deleteSession)
-	api.POST("/sessions/:sid/switch", s.switchAgent)
-	api.POST("/sessions/:sid/workers", s.createWorker)
-	api.GET("/sessions/:sid/workers/:wid", s.getWorker)
-	api.DELETE("/sessions/:sid/workers/:wid", s.deleteWorker)
-	api.POST("/sessions/:sid/workers/:wid/restart", s.restartWorker)
-	api.POST("/sessions/:sid/workers/:wid/input", s.workerInput)
-	api.POST("/sessions/:sid/workers/:wid/cancel", s.workerCancel)
-	api.GET("/sessions/:sid/workers/:wid/messages", s.workerMessages)
-	api.GET("/sessions/:sid/workers/:wid/diff", s.workerDiff)
-	api.GET("/git", s.inspectRepo)
-	s.capabilityRoutes(api)
+	sessionsAPI{o.Manager}.routes(api)
+	workersAPI{s}.routes(api)
+	capabilitiesAPI{s}.routes(api)
 	exportAPI{s}.routes(api)
 	adoptAPI{o.Adopt}.routes(api)
 	gitAPI{o.Git}.routes(api)
 	s.attachRoutes(api)
-	s.queueRoutes(api)
+	queueAPI{s}.routes(api)
 	usageAPI{o.Usage}.routes(api)
 	filesAPI{o.Files}.routes(api)
 	settingsAPI{o.Settings}.routes(api)
 	reviewAPI{o.Review}.routes(api)
 	worktreesAPI{mgr: o.Manager, git: o.Git, repos: o.Repos}.routes(api)
 	attentionAPI{s: s, att: o.Attention}.routes(api)
-	s.searchRoutes(api)
+	searchAPI{mgr: o.Manager, find: o.Search}.routes(api)
 	pushAPI{o.Push}.routes(api)
 	api.Any("/*", s.apiNotFound)
 
