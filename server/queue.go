@@ -7,7 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -56,9 +55,9 @@ func (a queueAPI) list(c echo.Context) error {
 }
 
 type queueAddRequest struct {
-	Content     *string        `json:"content"`
-	NotBefore   *string        `json:"notBefore"`
-	Attachments []attach.Input `json:"attachments"`
+	Content     *string                  `json:"content"`
+	NotBefore   *string                  `json:"notBefore"`
+	Attachments []worker.AttachmentInput `json:"attachments"`
 }
 
 func (a queueAPI) add(c echo.Context) error {
@@ -123,11 +122,11 @@ func (a queueAPI) remove(c echo.Context) error {
 
 // enqueue adds an item, with its attachments checked first (a bad one
 // stores nothing).
-func enqueue(ctx context.Context, q worker.Queuer, content string, nb *time.Time, in []attach.Input) (wire.QueueItem, error) {
+func enqueue(ctx context.Context, q worker.Queuer, content string, nb *time.Time, in []worker.AttachmentInput) (wire.QueueItem, error) {
 	if len(in) == 0 {
 		return q.Enqueue(ctx, content, nb)
 	}
-	files, err := attach.Decode(in)
+	files, err := worker.DecodeAttachments(in)
 	if err != nil {
 		return wire.QueueItem{}, err
 	}

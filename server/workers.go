@@ -10,7 +10,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -100,9 +99,9 @@ func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
 }
 
 type inputRequest struct {
-	Content     *string        `json:"content"`
-	Attachments []attach.Input `json:"attachments"`
-	When        string         `json:"when"` // worker.Submit
+	Content     *string                  `json:"content"`
+	Attachments []worker.AttachmentInput `json:"attachments"`
+	When        string                   `json:"when"` // worker.Submit
 }
 
 func (a workersAPI) input(c echo.Context) error {
