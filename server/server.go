@@ -1,7 +1,8 @@
 // Package server is agentdesk's HTTP and WebSocket edge: routes, auth,
 // origin checks, the REST API, the sockets and the embedded SPA. It turns
-// requests into calls on the worker.Manager and streams worker frames to
-// sockets; Echo stays inside this package.
+// requests into calls on the domain (the worker.Manager and the services
+// of worker/...) and streams worker frames to sockets; it owns no
+// background loop and no file. Echo stays inside this package.
 package server
 
 import (
@@ -32,19 +33,8 @@ var Version = "0.1.0"
 
 // Options configures a Server.
 type Options struct {
-	Manager *worker.Manager
-	// The domain's services the API calls besides the manager, built on
-	// it where main wires them.
-	Settings  *worker.AgentSettings
-	Repos     *worker.Repos
-	Usage     *worker.Usage
-	Review    *review.Service
-	Git       *gitops.Service
-	Attention *attention.List
-	Adopt     *adopt.Service
-	Files     *worker.FileList
-	Token     string
-	Frontend  fs.FS // the built SPA (frontend/dist)
+	Token    string
+	Frontend fs.FS // the built SPA (frontend/dist)
 	// HighlightCSS is the stylesheet of the code blocks in the HTML the
 	// domain renders from markdown, served at /highlight.css.
 	HighlightCSS   string
@@ -58,8 +48,20 @@ type Options struct {
 	Loopback bool
 	Limits   Limits
 	Log      *slog.Logger
-	Search   *find.Finder    // nil: GET /api/search answers 503
-	Push     *notify.Service // nil: push is off
+
+	// The domain the API calls: the manager of the sessions and workers,
+	// and the services built on it where main wires them.
+	Manager   *worker.Manager
+	Settings  *worker.AgentSettings
+	Repos     *worker.Repos
+	Usage     *worker.Usage
+	Files     *worker.FileList
+	Review    *review.Service
+	Git       *gitops.Service
+	Attention *attention.List
+	Adopt     *adopt.Service
+	Search    *find.Finder    // nil: GET /api/search answers 503
+	Push      *notify.Service // nil: push is off
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
