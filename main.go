@@ -23,6 +23,7 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/adopt"
 )
 
 func main() {
@@ -66,34 +67,37 @@ func run(args []string) error {
 		return err
 	}
 
+	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter}
 	mgr := worker.NewManager(worker.Options{
 		Store:      store,
-		Config:     worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter},
+		Config:     wcfg,
 		Log:        log,
 		Factories:  factories(),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
 		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others
+		Adoptable:  adopt.Check(wcfg),
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {
 		return err
 	}
-	idx := openSearch(cfg.dataDir, store, mgr, log)
-	if idx != nil {
-		defer idx.Close() // before the store closes (defers run last first)
+	dom, err := openDomain(cfg, store, mgr, log)
+	if err != nil {
+		_ = mgr.Close(ctx)
+		return err
 	}
+	defer dom.close() // before the store closes (defers run last first)
 	l, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		_ = mgr.Close(ctx)
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	loopback := isLoopback(l.Addr())
-	srv, err := server.New(server.Options{
-		Manager: mgr, Token: token, Frontend: frontendFS(),
-		AllowedOrigins: cfg.allowedOrigins, PublicURL: cfg.publicURL, Loopback: loopback, Log: log, DataDir: cfg.dataDir,
-		Limits: server.Limits{MaxUnauthConns: unauthConnCap()}, Search: idx,
-	})
+	o := dom.options()
+	o.Token, o.Frontend, o.AllowedOrigins, o.PublicURL, o.Loopback, o.Log = token, frontendFS(), cfg.allowedOrigins, cfg.publicURL, loopback, log
+	o.Limits = server.Limits{MaxUnauthConns: unauthConnCap()}
+	srv, err := server.New(o)
 	if err != nil {
 		l.Close()
 		_ = mgr.Close(ctx)

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // These tests run the real binary: start-up line, token file, the data-dir
@@ -35,6 +37,16 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	if code == 0 {
+		// The in-process tests (search, start-up) leave nothing running;
+		// regexp2's shared clock and bleve's analysis workers stop by
+		// themselves.
+		if err := goleak.Find(goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"),
+			goleak.IgnoreAnyFunction("github.com/blevesearch/bleve_index_api.AnalysisWorker")); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
 	os.Exit(code)
 }
 

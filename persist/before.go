@@ -12,7 +12,7 @@ import (
 // look at a log's tail, as a restart does for a turn the crash cut.
 func (s *Store) MessagesBefore(workerID string, beforeSeq uint64, limit int) ([]Message, error) {
 	var out []Message
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		wb := tx.Bucket(bMessages).Bucket([]byte(workerID))
 		if wb == nil || limit <= 0 {
 			return nil

@@ -98,7 +98,7 @@ func (s *Store) MessagesPage(workerID string, afterSeq uint64, limit, maxBytes i
 		maxBytes = math.MaxInt
 	}
 	var out []Message
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		wb := tx.Bucket(bMessages).Bucket([]byte(workerID))
 		if wb == nil || afterSeq == math.MaxUint64 {
 			return nil

@@ -49,9 +49,9 @@ func TestLargeMessages(t *testing.T) {
 	}
 	// Deleting the worker drops the pieces with it: a new log of the same
 	// id starts empty.
-	must(t, s.PutSession("s", []byte(`{}`)))
-	must(t, s.PutWorker("s", "w", []byte(`{}`)))
-	must(t, s.DeleteWorker("s", "w"))
+	must(t, s.Records().PutSession("s", []byte(`{}`)))
+	must(t, s.Records().PutWorker("s", "w", []byte(`{}`)))
+	must(t, s.Records().DeleteWorker("s", "w"))
 	if got, _ := s.MessagesAfter("w", 0, 0); len(got) != 0 {
 		t.Fatalf("%d messages after delete", len(got))
 	}

@@ -82,7 +82,7 @@ func putBlobs(wb *bolt.Bucket, blobs []Blob) error {
 // Blob returns the meta and data of an attachment of the worker's log,
 // copied out of the transaction; ErrNotFound when there is none.
 func (s *Store) Blob(workerID, id string) (meta, data []byte, err error) {
-	err = s.view(func(tx *bolt.Tx) error {
+	err = s.w.view(func(tx *bolt.Tx) error {
 		wb := tx.Bucket(bMessages).Bucket([]byte(workerID))
 		if wb == nil || id == "" {
 			return ErrNotFound

@@ -50,9 +50,9 @@ func TestBlobs(t *testing.T) {
 		t.Fatalf("blob without id: %v", err)
 	}
 
-	must(t, s.PutSession("s", []byte(`{}`)))
-	must(t, s.PutWorker("s", "w", []byte(`{}`)))
-	must(t, s.DeleteWorker("s", "w"))
+	must(t, s.Records().PutSession("s", []byte(`{}`)))
+	must(t, s.Records().PutWorker("s", "w", []byte(`{}`)))
+	must(t, s.Records().DeleteWorker("s", "w"))
 	if _, _, err := s.Blob("w", "a1"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("blob after the worker was deleted: %v", err)
 	}

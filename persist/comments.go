@@ -15,9 +15,9 @@ var bComments = []byte("comments")
 
 // Comments returns the stored comments value of session sid, nil when it
 // has none.
-func (s *Store) Comments(sid string) ([]byte, error) {
+func (r *Records) Comments(sid string) ([]byte, error) {
 	var out []byte
-	err := s.view(func(tx *bolt.Tx) error {
+	err := r.w.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bComments); b != nil {
 			if v := b.Get([]byte(sid)); v != nil {
 				out = append([]byte(nil), v...)
@@ -37,11 +37,11 @@ func (s *Store) Comments(sid string) ([]byte, error) {
 // not exist, so comments never outlive a session deleted meanwhile. An
 // error from fn writes nothing and is returned wrapped with ErrAborted. fn
 // runs on the store's writer: it must be quick and must not call the store.
-func (s *Store) UpdateComments(sid string, fn func(old []byte) ([]byte, error)) error {
+func (r *Records) UpdateComments(sid string, fn func(old []byte) ([]byte, error)) error {
 	if sid == "" {
 		return fmt.Errorf("update comments: %w", ErrInvalid)
 	}
-	err := s.do(func(w *wtx) error {
+	err := r.w.do(func(w *wtx) error {
 		if !has(w.tx.Bucket(bSessions), []byte(sid)) {
 			return ErrNotFound
 		}

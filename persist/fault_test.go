@@ -18,7 +18,7 @@ import (
 func TestFailedCommit(t *testing.T) {
 	path := dbPath(t)
 	s := openStore(t, path, nil)
-	must(t, s.PutSession("s", []byte("v1")))
+	must(t, s.Records().PutSession("s", []byte("v1")))
 	mustWait(t, s.AppendMessages("w", msgs(1, 2)))
 	mustWait(t, s.AppendOutput("w", 0, []byte("ab")))
 
@@ -32,7 +32,7 @@ func TestFailedCommit(t *testing.T) {
 		s.AppendOutput("w2", 0, []byte("small")),
 	}
 	put := make(chan error, 1)
-	go func() { put <- s.PutSession("s", []byte("v2")) }()
+	go func() { put <- s.Records().PutSession("s", []byte("v2")) }()
 	mustWait(t, pollQueued(t, s, len(batch)+1))
 	release()
 	for i, c := range append(batch, put) {
@@ -55,7 +55,7 @@ func TestFailedCommit(t *testing.T) {
 		if _, end, _ := s.OutputRange("w2"); end != 0 {
 			t.Errorf("w2 output end = %d, want 0", end)
 		}
-		if got, _ := s.Sessions(); string(got[0].Value) != "v1" {
+		if got, _ := s.Records().Sessions(); string(got[0].Value) != "v1" {
 			t.Errorf("session = %q, want v1", got[0].Value)
 		}
 	}

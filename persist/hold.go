@@ -11,7 +11,7 @@ import "sync"
 func (s *Store) Hold() (release func()) {
 	entered, gate := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	c := s.enqueue(&op{apply: func(*wtx) error {
+	c := s.w.enqueue(&op{apply: func(*wtx) error {
 		once.Do(func() { close(entered) })
 		<-gate // closed for good, so a retried pass does not wait again
 		return nil

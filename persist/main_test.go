@@ -87,7 +87,7 @@ func hold(t testing.TB, s *Store) (release func()) {
 	t.Helper()
 	entered, gate := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	c := s.enqueue(&op{apply: func(*wtx) error {
+	c := s.w.enqueue(&op{apply: func(*wtx) error {
 		once.Do(func() { close(entered) })
 		<-gate // closed, so passes after a retry do not block
 		return nil
@@ -126,9 +126,9 @@ func chunkKeys(t testing.TB, s *Store, id string) (offs []int64, lens []int) {
 func pollQueued(t testing.TB, s *Store, n int) <-chan error {
 	t.Helper()
 	deadline := time.Now().Add(waitTimeout)
-	for len(s.ops) < n {
+	for len(s.w.ops) < n {
 		if time.Now().After(deadline) {
-			return done(fmt.Errorf("queue has %d ops, want %d", len(s.ops), n))
+			return done(fmt.Errorf("queue has %d ops, want %d", len(s.w.ops), n))
 		}
 		runtime.Gosched()
 	}

@@ -59,7 +59,7 @@ func (s *Store) AppendMessages(workerID string, msgs []Message) <-chan error {
 	if len(recs) == 0 {
 		return s.Barrier() // nothing to write, but keep the ErrClosed and ordering contract
 	}
-	return s.enqueue(&op{size: size, msgsOf: workerID, apply: func(w *wtx) error {
+	return s.w.enqueue(&op{size: size, msgsOf: workerID, apply: func(w *wtx) error {
 		if err := w.appendMessages([]byte(workerID), recs); err != nil {
 			return fmt.Errorf("append messages of %s: %w", workerID, err)
 		}
@@ -193,7 +193,7 @@ func createLog(all *bolt.Bucket, workerID []byte) (*bolt.Bucket, error) {
 // LastSeq returns the highest committed seq of the worker's log, 0 when empty.
 func (s *Store) LastSeq(workerID string) (uint64, error) {
 	var seq uint64
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		if wb := tx.Bucket(bMessages).Bucket([]byte(workerID)); wb != nil {
 			k, _ := wb.Bucket(kSeq).Cursor().Last()
 			seq = getU64(k)
@@ -209,7 +209,7 @@ func (s *Store) LastSeq(workerID string) (uint64, error) {
 // SeqOf returns the seq of the message with uuid, or ErrNotFound.
 func (s *Store) SeqOf(workerID, uuid string) (uint64, error) {
 	var seq uint64
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		wb := tx.Bucket(bMessages).Bucket([]byte(workerID))
 		if wb == nil || uuid == "" {
 			return ErrNotFound
@@ -246,7 +246,7 @@ func decodeMessage(k, v []byte) (Message, error) {
 // MessageCount returns how many messages the worker's log holds.
 func (s *Store) MessageCount(workerID string) (int, error) {
 	var n uint64
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		if wb := tx.Bucket(bMessages).Bucket([]byte(workerID)); wb != nil {
 			n = getU64(wb.Get(kCount))
 		}

@@ -9,21 +9,21 @@ import "sync/atomic"
 // committed messages from the store itself.
 func (s *Store) OnMessages(fn func(workerID string)) {
 	if fn == nil {
-		s.onMsgs.Store(nil)
+		s.w.onMsgs.Store(nil)
 		return
 	}
-	s.onMsgs.Store(&fn)
+	s.w.onMsgs.Store(&fn)
 }
 
 // notifyMessages tells the OnMessages callback about a committed append.
-func (s *Store) notifyMessages(o *op) {
+func (q *writer) notifyMessages(o *op) {
 	if o.msgsOf == "" {
 		return
 	}
-	if fn := s.onMsgs.Load(); fn != nil {
+	if fn := q.onMsgs.Load(); fn != nil {
 		(*fn)(o.msgsOf)
 	}
 }
 
-// onMsgsHook is the type of Store.onMsgs, kept here with its users.
+// onMsgsHook is the type of writer.onMsgs, kept here with its users.
 type onMsgsHook = atomic.Pointer[func(string)]

@@ -62,7 +62,7 @@ func (s *Store) AppendOutput(workerID string, off int64, data []byte) <-chan err
 	if workerID == "" || off < 0 {
 		return done(fmt.Errorf("append output of %q at %d: %w", workerID, off, ErrInvalid))
 	}
-	return s.enqueue(&op{size: len(data), apply: func(w *wtx) error {
+	return s.w.enqueue(&op{size: len(data), apply: func(w *wtx) error {
 		if err := w.appendOutput(workerID, off, data); err != nil {
 			return fmt.Errorf("append output of %s: %w", workerID, err)
 		}
@@ -233,7 +233,7 @@ func (s *Store) ReserveOutput(workerID string, upTo int64) <-chan error {
 	if workerID == "" || upTo < 0 {
 		return done(fmt.Errorf("reserve output of %q to %d: %w", workerID, upTo, ErrInvalid))
 	}
-	return s.enqueue(&op{apply: func(w *wtx) error {
+	return s.w.enqueue(&op{apply: func(w *wtx) error {
 		wb, err := w.tx.Bucket(bOutput).CreateBucketIfNotExists([]byte(workerID))
 		if err != nil {
 			return fmt.Errorf("reserve output of %s: %w", workerID, err)
@@ -252,7 +252,7 @@ func (s *Store) ReserveOutput(workerID string, upTo int64) <-chan error {
 // the stored end, or the reservation when a crash left it beyond the end.
 func (s *Store) OutputNext(workerID string) (int64, error) {
 	var next int64
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		if wb := tx.Bucket(bOutput).Bucket([]byte(workerID)); wb != nil {
 			_, next = readMeta(wb)
 			if r := wb.Get(kReserved); len(r) == 8 {

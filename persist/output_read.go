@@ -10,7 +10,7 @@ import (
 // start being the oldest byte kept and end just past the newest. The range
 // may hold holes (see AppendOutput). It is (0, 0) when there is none.
 func (s *Store) OutputRange(workerID string) (start, end int64, err error) {
-	err = s.view(func(tx *bolt.Tx) error {
+	err = s.w.view(func(tx *bolt.Tx) error {
 		if wb := tx.Bucket(bOutput).Bucket([]byte(workerID)); wb != nil {
 			start, end = readMeta(wb)
 		}
@@ -29,7 +29,7 @@ func (s *Store) OutputRange(workerID string) (start, end int64, err error) {
 // returns (nil, end, nil). The data is the caller's copy.
 func (s *Store) ReadOutput(workerID string, from int64, maxBytes int) ([]byte, int64, error) {
 	var out []byte
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		var start, end int64
 		wb := tx.Bucket(bOutput).Bucket([]byte(workerID))
 		if wb != nil {

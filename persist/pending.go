@@ -26,7 +26,7 @@ func (s *Store) PutPending(workerID, id string, data []byte) error {
 	if workerID == "" || id == "" {
 		return fmt.Errorf("put pending request: %w", ErrInvalid)
 	}
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		root, err := w.tx.CreateBucketIfNotExists(bPending)
 		if err != nil {
 			return fmt.Errorf("create pending bucket: %w", err)
@@ -47,7 +47,7 @@ func (s *Store) PutPending(workerID, id string, data []byte) error {
 // workerID (all of them when ids is empty) and waits for the commit.
 // Unknown ids are no error.
 func (s *Store) DeletePending(workerID string, ids ...string) error {
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		if len(ids) == 0 {
 			return w.dropPending([]byte(workerID))
 		}
@@ -73,7 +73,7 @@ func (s *Store) DeletePending(workerID string, ids ...string) error {
 // request id order; none when it has none.
 func (s *Store) Pending(workerID string) ([]PendingRecord, error) {
 	var out []PendingRecord
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		root := tx.Bucket(bPending)
 		if root == nil {
 			return nil

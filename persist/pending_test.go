@@ -50,13 +50,13 @@ func TestPendingRecords(t *testing.T) {
 	if recs, _ := s.Pending("w2"); len(recs) != 1 {
 		t.Fatalf("another worker's records went too: %+v", recs)
 	}
-	if err := s.PutSession("s1", []byte(`{}`)); err != nil {
+	if err := s.Records().PutSession("s1", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutWorker("s1", "w2", []byte(`{}`)); err != nil {
+	if err := s.Records().PutWorker("s1", "w2", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteWorker("s1", "w2"); err != nil {
+	if err := s.Records().DeleteWorker("s1", "w2"); err != nil {
 		t.Fatal(err)
 	}
 	if recs, _ := s.Pending("w2"); len(recs) != 0 {

@@ -42,7 +42,7 @@ func (s *Store) PutProcess(workerID string, p Process) error {
 	if err != nil {
 		return fmt.Errorf("put process of %s: %w", workerID, err)
 	}
-	err = s.do(func(w *wtx) error {
+	err = s.w.do(func(w *wtx) error {
 		if err := deleteTree(w.tx, workerID); err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func (s *Store) DeleteProcess(workerID string) error {
 	if workerID == "" {
 		return fmt.Errorf("delete process: %w", ErrInvalid)
 	}
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		if err := deleteTree(w.tx, workerID); err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func (s *Store) DeleteProcess(workerID string) error {
 // versions (a bare process group id) come back with only Pid set.
 func (s *Store) Processes() (map[string]Process, error) {
 	out := make(map[string]Process)
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bProcesses).ForEach(func(k, v []byte) error {
 			out[string(k)] = decodeProcess(v)
 			return nil
@@ -110,7 +110,7 @@ func (s *Store) PutRun(id string) error {
 	if id == "" {
 		return fmt.Errorf("put run: %w", ErrInvalid)
 	}
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		b, err := w.tx.CreateBucketIfNotExists(bRuns)
 		if err != nil {
 			return err
@@ -128,7 +128,7 @@ func (s *Store) DeleteRun(id string) error {
 	if id == "" {
 		return fmt.Errorf("delete run: %w", ErrInvalid)
 	}
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		if b := w.tx.Bucket(bRuns); b != nil {
 			return b.Delete([]byte(id))
 		}
@@ -143,7 +143,7 @@ func (s *Store) DeleteRun(id string) error {
 // Runs returns the recorded runs, in id order.
 func (s *Store) Runs() ([]string, error) {
 	var out []string
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bRuns)
 		if b == nil {
 			return nil

@@ -50,7 +50,7 @@ func TestProcesses(t *testing.T) {
 // clean-up must not signal.
 func TestOldProcessRecords(t *testing.T) {
 	s := openStore(t, dbPath(t), nil)
-	must(t, s.do(func(w *wtx) error {
+	must(t, s.w.do(func(w *wtx) error {
 		return w.tx.Bucket(bProcesses).Put([]byte("old"), u64(4242))
 	}))
 	got, err := s.Processes()

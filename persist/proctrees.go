@@ -41,7 +41,7 @@ func (s *Store) PutTree(workerID string, root Process, members []Member) error {
 	if err != nil {
 		return fmt.Errorf("put tree of %s: %w", workerID, err)
 	}
-	err = s.do(func(w *wtx) error {
+	err = s.w.do(func(w *wtx) error {
 		cur := decodeProcess(w.tx.Bucket(bProcesses).Get([]byte(workerID)))
 		if cur.Pid != root.Pid || cur.Start != root.Start {
 			return nil
@@ -62,7 +62,7 @@ func (s *Store) PutTree(workerID string, root Process, members []Member) error {
 // from the worker's recorded process. Unreadable records are skipped.
 func (s *Store) Trees() (map[string][]Member, error) {
 	out := make(map[string][]Member)
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bTrees)
 		if b == nil {
 			return nil

@@ -40,7 +40,7 @@ var (
 // when it has none.
 func (s *Store) Queue(sid string) ([]QueueItem, error) {
 	var items []QueueItem
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		var err error
 		items, err = readQueue(tx, []byte(sid))
 		return err
@@ -67,7 +67,7 @@ func (s *Store) updateQueue(sid string, before func(*wtx) error, fn func([]Queue
 		return nil, fmt.Errorf("update queue: %w", ErrInvalid)
 	}
 	var out []QueueItem
-	err := s.do(func(w *wtx) error {
+	err := s.w.do(func(w *wtx) error {
 		items, err := readQueue(w.tx, []byte(sid))
 		if err != nil {
 			return err
@@ -101,7 +101,7 @@ func (s *Store) AppendMessagesDequeue(workerID string, msgs []Message, sid, id, 
 	if err != nil || len(recs) == 0 {
 		return done(fmt.Errorf("append messages of %s: %w", workerID, errors.Join(err, ErrInvalid)))
 	}
-	return s.enqueue(&op{size: size, apply: func(w *wtx) error {
+	return s.w.enqueue(&op{size: size, apply: func(w *wtx) error {
 		items, err := readQueue(w.tx, []byte(sid))
 		if err != nil {
 			return err

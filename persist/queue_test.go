@@ -31,7 +31,7 @@ func put(items ...string) func([]QueueItem) ([]QueueItem, error) {
 func TestDequeueIsOneCommit(t *testing.T) {
 	path := dbPath(t)
 	s := openStore(t, path, nil)
-	must(t, s.PutSession("s1", []byte(`{}`)))
+	must(t, s.Records().PutSession("s1", []byte(`{}`)))
 	_, err := s.UpdateQueue("s1", put("a", "b"))
 	must(t, err)
 
@@ -62,7 +62,7 @@ func TestDequeueIsOneCommit(t *testing.T) {
 // and comes back; a deleted session takes its queue along.
 func TestUpdateQueueAborted(t *testing.T) {
 	s := newStore(t)
-	must(t, s.PutSession("s1", []byte(`{}`)))
+	must(t, s.Records().PutSession("s1", []byte(`{}`)))
 	_, err := s.UpdateQueue("s1", put("a"))
 	must(t, err)
 	boom := errors.New("boom")
@@ -73,7 +73,7 @@ func TestUpdateQueueAborted(t *testing.T) {
 	if got := queueIDs(t, s, "s1"); got != "a" {
 		t.Fatalf("queue after abort %q", got)
 	}
-	must(t, s.DeleteSession("s1"))
+	must(t, s.Records().DeleteSession("s1"))
 	if got := queueIDs(t, s, "s1"); got != "" {
 		t.Errorf("queue of a deleted session %q", got)
 	}

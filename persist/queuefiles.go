@@ -41,7 +41,7 @@ func (s *Store) UpdateQueueFiles(sid string, blobs []Blob, fn func([]QueueItem) 
 // ErrNotFound when no item holds it.
 func (s *Store) QueueFile(sid, id string) ([]byte, error) {
 	var data []byte
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		bb := queueFileBucket(tx, []byte(sid), id)
 		if bb == nil {
 			return ErrNotFound
@@ -148,7 +148,7 @@ func blobData(bb *bolt.Bucket) []byte {
 // of its items: see collectQueueFiles).
 func (s *Store) QueueFileIDs(sid string) ([]string, error) {
 	var ids []string
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bQueueFiles)
 		if b == nil || b.Bucket([]byte(sid)) == nil || b.Bucket([]byte(sid)).Bucket(kAttach) == nil {
 			return nil

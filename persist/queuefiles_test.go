@@ -27,7 +27,7 @@ func fileIDs(t *testing.T, s *Store, sid string) string {
 func TestQueueFilesFollowItems(t *testing.T) {
 	path := dbPath(t)
 	s := openStore(t, path, nil)
-	must(t, s.PutSession("s1", []byte(`{}`)))
+	must(t, s.Records().PutSession("s1", []byte(`{}`)))
 	data := bytes.Repeat([]byte("x"), chunkSize+10) // two pieces
 
 	// Refused: nothing stored, not even the files.
@@ -67,7 +67,7 @@ func TestQueueFilesFollowItems(t *testing.T) {
 		t.Fatalf("delivered: message blob %v, queue files %q", err, fileIDs(t, s, "s1"))
 	}
 	// The session goes: so do its queue's files.
-	must(t, s.DeleteSession("s1"))
+	must(t, s.Records().DeleteSession("s1"))
 	if fileIDs(t, s, "s1") != "" {
 		t.Fatalf("files of a deleted session: %q", fileIDs(t, s, "s1"))
 	}

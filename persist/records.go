@@ -7,6 +7,16 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// Records are the domain's own records, small values the caller owns
+// (JSON): sessions and their workers, review comments, per-repository
+// settings, the rate-limit state and the attention marks; the workers'
+// logs (messages, output, queue, usage) are Store's own methods. Safe for
+// concurrent use; writes go through the store's writer like every other.
+type Records struct{ w *writer }
+
+// Records returns the store's records.
+func (s *Store) Records() *Records { return s.rec }
+
 // Record is one stored session or worker: its id and the caller's opaque
 // (JSON) value.
 type Record struct {
@@ -15,12 +25,12 @@ type Record struct {
 }
 
 // PutSession creates or replaces session id. It returns after the commit.
-func (s *Store) PutSession(id string, value []byte) error {
+func (r *Records) PutSession(id string, value []byte) error {
 	if id == "" {
 		return fmt.Errorf("put session: %w", ErrInvalid)
 	}
 	v := bytes.Clone(value) // the caller may reuse value before the commit
-	err := s.do(func(w *wtx) error {
+	err := r.w.do(func(w *wtx) error {
 		return w.tx.Bucket(bSessions).Put([]byte(id), v)
 	})
 	if err != nil {
@@ -32,8 +42,8 @@ func (s *Store) PutSession(id string, value []byte) error {
 // DeleteSession deletes session id with its workers and each worker's
 // messages, output and process record. It returns ErrNotFound when the
 // session does not exist.
-func (s *Store) DeleteSession(id string) error {
-	if err := s.do(func(w *wtx) error { return w.deleteSession([]byte(id)) }); err != nil {
+func (r *Records) DeleteSession(id string) error {
+	if err := r.w.do(func(w *wtx) error { return w.deleteSession([]byte(id)) }); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}
 	return nil
@@ -71,9 +81,9 @@ func (w *wtx) deleteSession(id []byte) error {
 }
 
 // Sessions returns every session in key order.
-func (s *Store) Sessions() ([]Record, error) {
+func (r *Records) Sessions() ([]Record, error) {
 	var out []Record
-	err := s.view(func(tx *bolt.Tx) error {
+	err := r.w.view(func(tx *bolt.Tx) error {
 		out = records(tx.Bucket(bSessions))
 		return nil
 	})
@@ -86,12 +96,12 @@ func (s *Store) Sessions() ([]Record, error) {
 // PutWorker creates or replaces worker workerID of session sessionID. It
 // returns ErrNotFound when the session does not exist, so no worker outlives
 // its session.
-func (s *Store) PutWorker(sessionID, workerID string, value []byte) error {
+func (r *Records) PutWorker(sessionID, workerID string, value []byte) error {
 	if sessionID == "" || workerID == "" {
 		return fmt.Errorf("put worker: %w", ErrInvalid)
 	}
 	v := bytes.Clone(value)
-	err := s.do(func(w *wtx) error {
+	err := r.w.do(func(w *wtx) error {
 		sid := []byte(sessionID)
 		if !has(w.tx.Bucket(bSessions), sid) {
 			return ErrNotFound
@@ -110,8 +120,8 @@ func (s *Store) PutWorker(sessionID, workerID string, value []byte) error {
 
 // DeleteWorker deletes a worker with its messages, output and process
 // record. It returns ErrNotFound when the worker does not exist.
-func (s *Store) DeleteWorker(sessionID, workerID string) error {
-	err := s.do(func(w *wtx) error {
+func (r *Records) DeleteWorker(sessionID, workerID string) error {
+	err := r.w.do(func(w *wtx) error {
 		wb := w.tx.Bucket(bWorkers).Bucket([]byte(sessionID))
 		if workerID == "" || wb == nil || !has(wb, []byte(workerID)) {
 			return ErrNotFound
@@ -129,9 +139,9 @@ func (s *Store) DeleteWorker(sessionID, workerID string) error {
 
 // Workers returns the workers of a session in key order (creation order for
 // uuid v7 ids). It returns ErrNotFound when the session does not exist.
-func (s *Store) Workers(sessionID string) ([]Record, error) {
+func (r *Records) Workers(sessionID string) ([]Record, error) {
 	var out []Record
-	err := s.view(func(tx *bolt.Tx) error {
+	err := r.w.view(func(tx *bolt.Tx) error {
 		sid := []byte(sessionID)
 		if sessionID == "" || !has(tx.Bucket(bSessions), sid) {
 			return ErrNotFound

@@ -16,12 +16,12 @@ var bRepoSettings = []byte("reposettings")
 
 // PutRepoSettings stores the settings of the repository at root, replacing
 // what was there. It returns after the commit.
-func (s *Store) PutRepoSettings(root string, value []byte) error {
+func (r *Records) PutRepoSettings(root string, value []byte) error {
 	if root == "" {
 		return fmt.Errorf("put repo settings: %w", ErrInvalid)
 	}
 	v := bytes.Clone(value)
-	err := s.do(func(w *wtx) error {
+	err := r.w.do(func(w *wtx) error {
 		b, err := w.tx.CreateBucketIfNotExists(bRepoSettings)
 		if err != nil {
 			return err
@@ -36,9 +36,9 @@ func (s *Store) PutRepoSettings(root string, value []byte) error {
 
 // RepoSettings returns the stored settings of the repository at root, nil
 // when it has none.
-func (s *Store) RepoSettings(root string) ([]byte, error) {
+func (r *Records) RepoSettings(root string) ([]byte, error) {
 	var out []byte
-	err := s.view(func(tx *bolt.Tx) error {
+	err := r.w.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bRepoSettings); b != nil {
 			if v := b.Get([]byte(root)); v != nil {
 				out = bytes.Clone(v)

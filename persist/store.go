@@ -35,12 +35,13 @@
 //	queues     session id → JSON [QueueItem] (created on first use; queue.go)
 //	comments   session id → the caller's JSON of its review comments
 //	           (created on first use; comments.go)
+//	attention  "marks" → the caller's JSON of the attention list's marks
+//	           (created on first use; attention.go)
 package persist
 
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -99,15 +100,8 @@ type Store struct {
 	cap      int64 // output bytes kept per worker
 	chunkMax int   // largest output chunk, so dropping one loses little
 
-	// mu guards closed and every send on ops, so Close can close ops without
-	// racing a sender. Senders hold the read lock while blocked on a full
-	// queue; the writer never takes mu, so they always make progress.
-	mu     sync.RWMutex
-	closed bool
-	ops    chan *op
-	wg     sync.WaitGroup // the writer goroutine
-
-	onMsgs onMsgsHook // see OnMessages
+	w   *writer  // the write queue and its goroutine (writer.go)
+	rec *Records // see Records
 }
 
 // Open opens (creating if needed, mode 0600) the database at path and starts
@@ -134,9 +128,10 @@ func Open(path string, opts *Options) (*Store, error) {
 		db:       db,
 		cap:      o.OutputCap,
 		chunkMax: chunkMaxFor(o.OutputCap),
-		ops:      make(chan *op, queueLen),
 	}
-	s.wg.Go(s.run)
+	s.w = &writer{db: db, s: s, ops: make(chan *op, queueLen)}
+	s.rec = &Records{w: s.w}
+	s.w.wg.Go(s.w.run)
 	return s, nil
 }
 
@@ -166,15 +161,9 @@ func createTopBuckets(tx *bolt.Tx) error {
 // Close commits everything already queued, stops the writer and closes the
 // database. Later calls (and every other method afterwards) return ErrClosed.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.w.close() {
 		return ErrClosed
 	}
-	s.closed = true
-	close(s.ops) // the writer drains what is queued, then exits
-	s.mu.Unlock()
-	s.wg.Wait()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close db: %w", err)
 	}
@@ -184,26 +173,7 @@ func (s *Store) Close() error {
 // Barrier completes (one value, nil or the commit error) once everything
 // queued before it is committed.
 func (s *Store) Barrier() <-chan error {
-	return s.enqueue(&op{apply: func(*wtx) error { return nil }})
-}
-
-// enqueue hands o to the writer and returns its result channel. It blocks
-// only while the queue is full.
-func (s *Store) enqueue(o *op) <-chan error {
-	o.done = make(chan error, 1)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		o.done <- ErrClosed
-		return o.done
-	}
-	s.ops <- o
-	return o.done
-}
-
-// do runs apply in the writer and waits for its commit.
-func (s *Store) do(apply func(*wtx) error) error {
-	return <-s.enqueue(&op{apply: apply})
+	return s.w.enqueue(&op{apply: func(*wtx) error { return nil }})
 }
 
 // done returns a channel already holding err, for results known before
@@ -212,23 +182,4 @@ func done(err error) <-chan error {
 	c := make(chan error, 1)
 	c <- err
 	return c
-}
-
-func (s *Store) isClosed() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.closed
-}
-
-// view runs fn in a read transaction. fn must copy whatever it keeps: bbolt
-// values are valid only inside the transaction.
-func (s *Store) view(fn func(*bolt.Tx) error) error {
-	if s.isClosed() {
-		return ErrClosed
-	}
-	err := s.db.View(fn)
-	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
-		return ErrClosed
-	}
-	return err
 }

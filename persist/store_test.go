@@ -12,20 +12,20 @@ import (
 func TestReopenKeepsEverything(t *testing.T) {
 	path := dbPath(t)
 	s := openStore(t, path, nil)
-	must(t, s.PutSession("s1", []byte(`{"name":"one"}`)))
-	must(t, s.PutWorker("s1", "w1", []byte(`{"kind":"sdk"}`)))
+	must(t, s.Records().PutSession("s1", []byte(`{"name":"one"}`)))
+	must(t, s.Records().PutWorker("s1", "w1", []byte(`{"kind":"sdk"}`)))
 	mustWait(t, s.AppendMessages("w1", msgs(1, 3)))
 	mustWait(t, s.AppendOutput("w1", 0, []byte("hello")))
 	must(t, s.PutProcess("w1", Process{Pid: 4242}))
 	must(t, s.Close())
 
 	s = openStore(t, path, nil)
-	sessions, err := s.Sessions()
+	sessions, err := s.Records().Sessions()
 	must(t, err)
 	if len(sessions) != 1 || sessions[0].ID != "s1" || string(sessions[0].Value) != `{"name":"one"}` {
 		t.Errorf("sessions = %+v", sessions)
 	}
-	workers, err := s.Workers("s1")
+	workers, err := s.Records().Workers("s1")
 	must(t, err)
 	if len(workers) != 1 || workers[0].ID != "w1" || string(workers[0].Value) != `{"kind":"sdk"}` {
 		t.Errorf("workers = %+v", workers)
@@ -105,17 +105,17 @@ func TestClosedStore(t *testing.T) {
 		t.Errorf("second close = %v", err)
 	}
 	calls := map[string]func() error{
-		"PutSession":     func() error { return s.PutSession("s", nil) },
-		"DeleteSession":  func() error { return s.DeleteSession("s") },
-		"PutWorker":      func() error { return s.PutWorker("s", "w", nil) },
-		"DeleteWorker":   func() error { return s.DeleteWorker("s", "w") },
+		"PutSession":     func() error { return s.Records().PutSession("s", nil) },
+		"DeleteSession":  func() error { return s.Records().DeleteSession("s") },
+		"PutWorker":      func() error { return s.Records().PutWorker("s", "w", nil) },
+		"DeleteWorker":   func() error { return s.Records().DeleteWorker("s", "w") },
 		"PutProcess":     func() error { return s.PutProcess("w", Process{Pid: 1}) },
 		"DeleteProcess":  func() error { return s.DeleteProcess("w") },
 		"AppendMessages": func() error { return wait(t, s.AppendMessages("w", msgs(1, 1))) },
 		"AppendOutput":   func() error { return wait(t, s.AppendOutput("w", 0, []byte("x"))) },
 		"Barrier":        func() error { return wait(t, s.Barrier()) },
-		"Sessions":       func() error { _, err := s.Sessions(); return err },
-		"Workers":        func() error { _, err := s.Workers("s"); return err },
+		"Sessions":       func() error { _, err := s.Records().Sessions(); return err },
+		"Workers":        func() error { _, err := s.Records().Workers("s"); return err },
 		"LastSeq":        func() error { _, err := s.LastSeq("w"); return err },
 		"SeqOf":          func() error { _, err := s.SeqOf("w", "u"); return err },
 		"MessagesAfter":  func() error { _, err := s.MessagesAfter("w", 0, 1); return err },
@@ -191,8 +191,8 @@ func TestHalfDoneOpIsRolledBack(t *testing.T) {
 	s := newStore(t)
 	boom := errors.New("boom")
 	release := hold(t, s)
-	before := s.enqueue(&op{apply: func(w *wtx) error { return w.tx.Bucket(bSessions).Put([]byte("a"), []byte("1")) }})
-	half := s.enqueue(&op{apply: func(w *wtx) error {
+	before := s.w.enqueue(&op{apply: func(w *wtx) error { return w.tx.Bucket(bSessions).Put([]byte("a"), []byte("1")) }})
+	half := s.w.enqueue(&op{apply: func(w *wtx) error {
 		if err := w.tx.Bucket(bSessions).Put([]byte("b"), []byte("2")); err != nil {
 			return err
 		}
@@ -205,7 +205,7 @@ func TestHalfDoneOpIsRolledBack(t *testing.T) {
 	if err := wait(t, half); !errors.Is(err, boom) {
 		t.Fatalf("half = %v, want boom", err)
 	}
-	sessions, err := s.Sessions()
+	sessions, err := s.Records().Sessions()
 	must(t, err)
 	if len(sessions) != 1 || sessions[0].ID != "a" {
 		t.Errorf("sessions = %+v, want only a", sessions)

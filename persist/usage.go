@@ -45,7 +45,7 @@ func (s *Store) PutUsage(workerID string, seq uint64, day string, val []byte) <-
 		return done(fmt.Errorf("put usage of %s at %d: %w", workerID, seq, ErrInvalid))
 	}
 	val = bytes.Clone(val)
-	return s.enqueue(&op{size: len(val), apply: func(w *wtx) error {
+	return s.w.enqueue(&op{size: len(val), apply: func(w *wtx) error {
 		idx, err := w.tx.CreateBucketIfNotExists(bUsageIdx)
 		if err != nil {
 			return fmt.Errorf("put usage: %w", err)
@@ -72,7 +72,7 @@ func (s *Store) SetUsageMark(workerID string, seq uint64) <-chan error {
 	if workerID == "" {
 		return done(fmt.Errorf("set usage mark: %w", ErrInvalid))
 	}
-	return s.enqueue(&op{apply: func(w *wtx) error { return w.raiseMark(workerID, seq) }})
+	return s.w.enqueue(&op{apply: func(w *wtx) error { return w.raiseMark(workerID, seq) }})
 }
 
 func (w *wtx) raiseMark(workerID string, seq uint64) error {
@@ -90,7 +90,7 @@ func (w *wtx) raiseMark(workerID string, seq uint64) error {
 // was looked at for usage (0 when never).
 func (s *Store) UsageMark(workerID string) (uint64, error) {
 	var seq uint64
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		if mb := tx.Bucket(bUsageMark); mb != nil {
 			seq = getU64(mb.Get([]byte(workerID)))
 		}
@@ -110,7 +110,7 @@ func (s *Store) UsageRange(from, to string, fn func(val []byte) error) error {
 	if len(from) != dayLen || len(to) != dayLen {
 		return fmt.Errorf("usage range %q..%q: %w", from, to, ErrInvalid)
 	}
-	err := s.view(func(tx *bolt.Tx) error {
+	err := s.w.view(func(tx *bolt.Tx) error {
 		ub := tx.Bucket(bUsage)
 		if ub == nil {
 			return nil
@@ -130,9 +130,9 @@ func (s *Store) UsageRange(from, to string, fn func(val []byte) error) error {
 }
 
 // PutRateLimit queues val as the latest rate-limit state.
-func (s *Store) PutRateLimit(val []byte) <-chan error {
+func (r *Records) PutRateLimit(val []byte) <-chan error {
 	val = bytes.Clone(val)
-	return s.enqueue(&op{size: len(val), apply: func(w *wtx) error {
+	return r.w.enqueue(&op{size: len(val), apply: func(w *wtx) error {
 		b, err := w.tx.CreateBucketIfNotExists(bRateLimit)
 		if err != nil {
 			return fmt.Errorf("put rate limit: %w", err)
@@ -142,9 +142,9 @@ func (s *Store) PutRateLimit(val []byte) <-chan error {
 }
 
 // RateLimit returns the latest rate-limit state stored, nil when none.
-func (s *Store) RateLimit() ([]byte, error) {
+func (r *Records) RateLimit() ([]byte, error) {
 	var out []byte
-	err := s.view(func(tx *bolt.Tx) error {
+	err := r.w.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bRateLimit); b != nil {
 			out = bytes.Clone(b.Get(kLatest))
 		}

@@ -67,12 +67,12 @@ func TestUsageRejectsBadInput(t *testing.T) {
 
 func TestRateLimitLatest(t *testing.T) {
 	s := newStore(t)
-	if v, err := s.RateLimit(); err != nil || v != nil {
+	if v, err := s.Records().RateLimit(); err != nil || v != nil {
 		t.Fatalf("empty store: %q, %v", v, err)
 	}
-	mustWait(t, s.PutRateLimit([]byte(`{"status":"allowed"}`)))
-	mustWait(t, s.PutRateLimit([]byte(`{"status":"rejected"}`)))
-	if v, err := s.RateLimit(); err != nil || string(v) != `{"status":"rejected"}` {
+	mustWait(t, s.Records().PutRateLimit([]byte(`{"status":"allowed"}`)))
+	mustWait(t, s.Records().PutRateLimit([]byte(`{"status":"rejected"}`)))
+	if v, err := s.Records().RateLimit(); err != nil || string(v) != `{"status":"rejected"}` {
 		t.Errorf("latest: %q, %v", v, err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/coder/websocket"
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -21,8 +20,8 @@ func (s *Server) attachRoutes(api *echo.Group) {
 
 // inputFiles is POST …/input with attachments: they are checked before
 // the worker is asked for anything, so a bad one stores and sends nothing.
-func (s *Server) inputFiles(c echo.Context, content, when string, in []attach.Input) error {
-	files, err := attach.Decode(in)
+func (s *Server) inputFiles(c echo.Context, content, when string, in []worker.AttachmentInput) error {
+	files, err := worker.DecodeAttachments(in)
 	if err != nil {
 		return err
 	}

@@ -7,27 +7,33 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker/attention"
 )
 
-// attentionRoutes serves the "needs you" inbox (docs/api-extensions.md,
+// attentionAPI serves the "needs you" inbox (docs/api-extensions.md,
 // "Inbox").
-func (s *Server) attentionRoutes(api *echo.Group) {
-	api.GET("/attention", s.listAttention)
-	api.POST("/sessions/:sid/seen", s.sessionSeen)
-	api.POST("/sessions/:sid/workers/:wid/permissions/:rid", s.answerPermission)
+type attentionAPI struct {
+	s   *Server
+	att *attention.List
 }
 
-func (s *Server) listAttention(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"items": s.att.list()})
+func (a attentionAPI) routes(api *echo.Group) {
+	api.GET("/attention", a.list)
+	api.POST("/sessions/:sid/seen", a.seen)
+	api.POST("/sessions/:sid/workers/:wid/permissions/:rid", a.answerPermission)
 }
 
-// sessionSeen clears the session's "finished" entries: a tab shows it.
-func (s *Server) sessionSeen(c echo.Context) error {
+func (a attentionAPI) list(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]any{"items": a.att.Items()})
+}
+
+// seen clears the session's "finished" entries: a tab shows it.
+func (a attentionAPI) seen(c echo.Context) error {
 	sid := c.Param("sid")
-	if _, err := s.mgr.Session(sid); err != nil {
+	if _, err := a.s.mgr.Session(sid); err != nil {
 		return fromDomain(err)
 	}
-	if err := s.att.seen(sid); err != nil {
+	if err := a.att.Seen(sid); err != nil {
 		return fromDomain(err)
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -42,11 +48,11 @@ type permissionAnswer struct {
 }
 
 type permissionResponder interface {
-	pendingLister
+	PendingRequests() []json.RawMessage
 	RespondPermission(requestID, behavior, message string, updatedInput json.RawMessage) error
 }
 
-func (s *Server) answerPermission(c echo.Context) error {
+func (a attentionAPI) answerPermission(c echo.Context) error {
 	var req permissionAnswer
 	if err := bind(c, &req); err != nil {
 		return err
@@ -54,26 +60,17 @@ func (s *Server) answerPermission(c echo.Context) error {
 	if req.Behavior != "allow" && req.Behavior != "deny" {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, "behavior: must be \"allow\" or \"deny\"")
 	}
-	pr, err := runtimeAs[permissionResponder](s, c, "permission answers")
+	pr, err := runtimeAs[permissionResponder](a.s, c, "permission answers")
 	if err != nil {
 		return err
 	}
 	rid := c.Param("rid")
-	if !hasRequest(pr.PendingRequests(), rid) {
+	if !attention.HasRequest(pr.PendingRequests(), rid) {
 		return newError(http.StatusNotFound, wire.CodeNotFound, "no permission request "+rid+" is waiting; it was answered or its turn ended")
 	}
 	if err := pr.RespondPermission(rid, req.Behavior, req.Message, req.UpdatedInput); err != nil {
 		return fromDomain(err)
 	}
-	s.att.refresh()
+	a.att.Refresh()
 	return c.NoContent(http.StatusNoContent)
-}
-
-func hasRequest(frames []json.RawMessage, rid string) bool {
-	for _, f := range frames {
-		if requestID(f) == rid {
-			return true
-		}
-	}
-	return false
 }

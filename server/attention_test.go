@@ -1,13 +1,11 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 
@@ -153,22 +151,5 @@ func TestAttentionPermissionFinishedSeen(t *testing.T) {
 	e.restart()
 	if got := getAttention(t, e); len(got) != 0 {
 		t.Fatalf("seen mark lost in a restart: %+v", got)
-	}
-}
-
-// TestAttentionEndsWithManager: the inbox's event loop ends when the
-// manager closes its events even if the server is never shut down (it used
-// to resubscribe to the closed manager forever).
-func TestAttentionEndsWithManager(t *testing.T) {
-	e := newEnv(t, nil)
-	a := newAttention(e.mgr, "")
-	a.start(context.Background())
-	e.stop()
-	done := make(chan struct{})
-	go func() { a.wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Minute):
-		t.Fatal("the attention loop still runs after the manager closed")
 	}
 }

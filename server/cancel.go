@@ -37,16 +37,16 @@ func cancelForce(c echo.Context) (bool, error) {
 }
 
 // cancelTurn runs the cancel the body asks for.
-func (s *Server) cancelTurn(c echo.Context, force bool) (bool, error) {
+func (a workersAPI) cancelTurn(c echo.Context, force bool) (bool, error) {
 	ctx := c.Request().Context()
 	if !force {
-		cn, err := runtimeAs[worker.Canceller](s, c, "cancel")
+		cn, err := runtimeAs[worker.Canceller](a.s, c, "cancel")
 		if err != nil {
 			return false, err
 		}
 		return cn.Cancel(ctx)
 	}
-	fc, err := runtimeAs[worker.ForceCanceller](s, c, "a forced cancel")
+	fc, err := runtimeAs[worker.ForceCanceller](a.s, c, "a forced cancel")
 	if err != nil {
 		return false, err
 	}

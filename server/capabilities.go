@@ -8,31 +8,33 @@ import (
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-// capabilityRoutes serve what an agent worker's CLI offers, from its own
+// capabilitiesAPI serves what an agent worker's CLI offers, from its own
 // initialize answer (docs/api-extensions.md, "Models and commands").
-func (s *Server) capabilityRoutes(api *echo.Group) {
-	api.GET("/sessions/:sid/workers/:wid/models", s.workerModels)
-	api.GET("/sessions/:sid/workers/:wid/commands", s.workerCommands)
+type capabilitiesAPI struct{ s *Server }
+
+func (a capabilitiesAPI) routes(api *echo.Group) {
+	api.GET("/sessions/:sid/workers/:wid/models", a.models)
+	api.GET("/sessions/:sid/workers/:wid/commands", a.commands)
 }
 
-func (s *Server) workerModels(c echo.Context) error {
-	caps, err := s.capabilities(c)
+func (a capabilitiesAPI) models(c echo.Context) error {
+	caps, err := a.capabilities(c)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"models": caps.Models, "permissionMode": caps.PermissionMode})
 }
 
-func (s *Server) workerCommands(c echo.Context) error {
-	caps, err := s.capabilities(c)
+func (a capabilitiesAPI) commands(c echo.Context) error {
+	caps, err := a.capabilities(c)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"commands": caps.Commands})
 }
 
-func (s *Server) capabilities(c echo.Context) (worker.Capabilities, error) {
-	cl, err := runtimeAs[worker.CapabilityLister](s, c, "models and commands")
+func (a capabilitiesAPI) capabilities(c echo.Context) (worker.Capabilities, error) {
+	cl, err := runtimeAs[worker.CapabilityLister](a.s, c, "models and commands")
 	if err != nil {
 		return worker.Capabilities{}, err
 	}

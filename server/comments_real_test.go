@@ -47,7 +47,7 @@ func TestSendReviewRealCLI(t *testing.T) {
 	if a.status != http.StatusOK {
 		t.Fatalf("send: %d %s", a.status, a.body)
 	}
-	var ans reviewAnswer
+	var ans review.Sent
 	a.json(t, &ans)
 	if ans.WorkerID != wid || ans.Sent != 2 {
 		t.Fatalf("send answer: %+v", ans)

@@ -130,3 +130,24 @@ func TestReviewCommentsREST(t *testing.T) {
 		t.Fatalf("after delete: %+v", got)
 	}
 }
+
+// A review too long for one message is refused (400 too_large) before
+// anything is sent, and its comments stay drafts.
+func TestSendReviewTooLong(t *testing.T) {
+	e := newEnv(t, gitKinds())
+	repo := gitRepo(t)
+	write(t, filepath.Join(repo, "a.txt"), "one\n")
+	s := e.createSession(repo)
+	body := strings.Repeat("x", review.MaxBody)
+	for range review.MaxMessage/review.MaxBody + 1 {
+		addComment(t, e, s.ID, map[string]any{"path": "a.txt", "side": "new", "startLine": 1, "endLine": 1, "body": body})
+	}
+	if a := e.do("POST", "/api/sessions/"+s.ID+"/comments/send", nil); a.status != http.StatusBadRequest || a.errCode(t) != "too_large" {
+		t.Fatalf("send: %d %s", a.status, a.body)
+	}
+	for _, c := range listComments(t, e, s.ID) {
+		if c.Status != "draft" {
+			t.Fatalf("marked sent after a refused send: %+v", c)
+		}
+	}
+}

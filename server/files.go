@@ -9,8 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/filelist"
 	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker"
 )
 
 // maxFileResults is the most paths one answer holds (and limit's default).
@@ -19,17 +19,17 @@ const maxFileResults = 50
 // maxFileQuery bounds q, in bytes: a file path is rarely longer.
 const maxFileQuery = 1024
 
-// fileRoutes serve the composer's `@` completion (docs/api-extensions.md,
-// "File completion"). The listing cache lives with the routes: it is the
-// only user.
-func (s *Server) fileRoutes(api *echo.Group) {
-	cache := filelist.NewCache(nil)
-	api.GET("/sessions/:sid/files", func(c echo.Context) error { return s.sessionFiles(c, cache) })
+// filesAPI serves the composer's `@` completion (docs/api-extensions.md,
+// "File completion").
+type filesAPI struct{ files *worker.FileList }
+
+func (a filesAPI) routes(api *echo.Group) {
+	api.GET("/sessions/:sid/files", a.match)
 }
 
-// sessionFiles answers GET /api/sessions/:sid/files?q=&limit=: the files of
-// the session's work tree that match q, best first.
-func (s *Server) sessionFiles(c echo.Context, cache *filelist.Cache) error {
+// match answers GET /api/sessions/:sid/files?q=&limit=: the files of the
+// session's work tree that match q, best first.
+func (a filesAPI) match(c echo.Context) error {
 	limit, err := fileLimit(c.QueryParam("limit"))
 	if err != nil {
 		return err
@@ -38,15 +38,14 @@ func (s *Server) sessionFiles(c echo.Context, cache *filelist.Cache) error {
 	if len(q) > maxFileQuery {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, "q: must be at most 1024 bytes")
 	}
-	sess, err := s.mgr.Session(c.Param("sid"))
-	if err != nil {
+	files, err := a.files.Match(c.Request().Context(), c.Param("sid"), q, limit)
+	if errors.Is(err, worker.ErrNotFound) {
 		return err
 	}
-	idx, err := cache.Index(c.Request().Context(), sess.Cwd)
 	if err != nil {
 		return filesError(err)
 	}
-	return c.JSON(http.StatusOK, map[string][]string{"files": idx.Rank(q, limit)})
+	return c.JSON(http.StatusOK, map[string][]string{"files": files})
 }
 
 // fileLimit reads limit: absent means 50; otherwise 1 to 50.

@@ -17,7 +17,12 @@ import (
 
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/adopt"
+	"github.com/agentdesk/agentdesk/worker/attention"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
+	"github.com/agentdesk/agentdesk/worker/gitops"
+	"github.com/agentdesk/agentdesk/worker/notify"
+	"github.com/agentdesk/agentdesk/worker/review"
 	"github.com/coder/websocket"
 	"go.uber.org/goleak"
 )
@@ -56,6 +61,8 @@ type env struct {
 	dir     string
 	store   *persist.Store
 	mgr     *worker.Manager
+	att     *attention.List
+	push    *notify.Service
 	srv     *Server
 	ts      *httptest.Server
 	kinds   map[worker.Kind]worker.Factory
@@ -79,16 +86,34 @@ func (e *env) start() {
 		t.Fatal(err)
 	}
 	e.store = store
-	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg})
+	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg, Adoptable: adopt.Check(e.cfg)})
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	e.srv, err = New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, DataDir: e.dir})
+	// The domain's services with goroutines, as main starts them.
+	if e.push, err = notify.New(notify.Options{Dir: e.dir}); err != nil {
+		t.Fatal(err)
+	}
+	e.att = attention.New(attention.Options{Manager: e.mgr, Store: store, OnNew: e.push.Notify, Legacy: filepath.Join(e.dir, "attention.json")})
+	e.push.Start()
+	e.att.Start()
+	e.srv, err = New(e.options())
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.ts = httptest.NewServer(e.srv.Handler())
 	e.stopped = false
+}
+
+// options are main's: the manager and the domain's services built on it,
+// on loopback with the test token.
+func (e *env) options() Options {
+	return Options{
+		Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend,
+		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
+		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr), Attention: e.att, Push: e.push,
+		Adopt: adopt.New(e.mgr), Files: worker.NewFileList(e.mgr),
+	}
 }
 
 // stop shuts down in main's order: sockets and HTTP, workers, database.
@@ -106,6 +131,8 @@ func (e *env) stop() {
 	if err := e.mgr.Close(ctx); err != nil {
 		e.t.Errorf("close manager: %v", err)
 	}
+	e.att.Close()
+	e.push.Close()
 	if err := e.store.Close(); err != nil {
 		e.t.Errorf("close store: %v", err)
 	}

@@ -22,7 +22,9 @@ import (
 func serveLimited(t *testing.T, lim Limits) (*env, string) {
 	t.Helper()
 	e := newEnv(t, nil)
-	srv, err := New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, Limits: lim})
+	o := e.options()
+	o.Limits = lim
+	srv, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/push"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/attention"
 )
 
 func pushKeyOf(t *testing.T, e *env) string {
@@ -62,7 +63,7 @@ func TestPushKeysAndSubscriptions(t *testing.T) {
 			t.Errorf("%s: %d %s", name, a.status, a.body)
 		}
 	}
-	if n := len(e.srv.push.store.List()); n != 0 {
+	if n := len(e.push.Subscriptions()); n != 0 {
 		t.Fatalf("bad subscriptions stored: %d", n)
 	}
 	if _, err := os.Stat(filepath.Join(e.dir, "push-subscriptions.json")); !os.IsNotExist(err) {
@@ -83,7 +84,7 @@ func TestPushKeysAndSubscriptions(t *testing.T) {
 	if got := pushKeyOf(t, e); got != key {
 		t.Fatalf("key changed across a restart: %s, was %s", got, key)
 	}
-	subs := e.srv.push.store.List()
+	subs := e.push.Subscriptions()
 	if len(subs) != 2 || subs[0].Endpoint != good.Endpoint || subs[1].Keys != loop.Keys {
 		t.Fatalf("after restart: %+v", subs)
 	}
@@ -91,26 +92,8 @@ func TestPushKeysAndSubscriptions(t *testing.T) {
 		t.Fatalf("delete: %d %s", a.status, a.body)
 	}
 	e.restart()
-	if subs := e.srv.push.store.List(); len(subs) != 1 || subs[0].Endpoint != loop.Endpoint {
+	if subs := e.push.Subscriptions(); len(subs) != 1 || subs[0].Endpoint != loop.Endpoint {
 		t.Fatalf("after delete and restart: %+v", subs)
-	}
-}
-
-// A corrupt keys file stops the start with a clear error and stays as it
-// was: new keys would invalidate every subscription.
-func TestPushCorruptKeysRefuseStart(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "vapid.json")
-	if err := os.WriteFile(p, []byte(`{"publicKey":"x","privateKey":"y"}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e := newEnv(t, nil)
-	_, err := New(Options{Manager: e.mgr, Token: testToken, Frontend: testFrontend, DataDir: dir})
-	if err == nil {
-		t.Fatal("New accepted a corrupt vapid.json")
-	}
-	if b, _ := os.ReadFile(p); string(b) != `{"publicKey":"x","privateKey":"y"}` {
-		t.Fatalf("vapid.json was replaced: %s", b)
 	}
 }
 
@@ -216,7 +199,7 @@ func TestPushGoneDeletesSubscription(t *testing.T) {
 	subscribe(t, e, gone.sub)
 	// A long title is clipped: the payload stays under 3 KB.
 	long := strings.Repeat("<é>", 1000)
-	e.srv.pushItems([]attentionItem{{SessionID: "s1", SessionTitle: long, WorkerID: "w1", Kind: attnError, Title: long}})
+	e.push.Notify([]attention.Item{{SessionID: "s1", SessionTitle: long, WorkerID: "w1", Kind: attention.KindError, Title: long}})
 	plain := gone.decrypt(t, fake.next(t))
 	var m pushMsg
 	if err := json.Unmarshal(plain, &m); err != nil || m.Kind != "error" || m.URL != "/s/s1/w/w1" || len(plain) >= 3<<10 {
@@ -224,13 +207,13 @@ func TestPushGoneDeletesSubscription(t *testing.T) {
 	}
 	// The sender deletes it after the answer: wait for that (the deadline
 	// only guards a failure).
-	for deadline := time.Now().Add(time.Minute); len(e.srv.push.store.List()) != 0; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); len(e.push.Subscriptions()) != 0; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the subscription is still stored after 410 Gone")
 		}
 	}
 	e.restart()
-	if n := len(e.srv.push.store.List()); n != 0 {
+	if n := len(e.push.Subscriptions()); n != 0 {
 		t.Fatalf("after restart: %d subscriptions", n)
 	}
 }

@@ -7,25 +7,26 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-// The chat's durable queue (docs/api-extensions.md, "Queue"), on the sdk
-// worker that shows the chat.
-func (s *Server) queueRoutes(api *echo.Group) {
-	api.GET("/sessions/:sid/workers/:wid/queue", s.listQueue)
-	api.POST("/sessions/:sid/workers/:wid/queue", s.addQueued)
-	api.PATCH("/sessions/:sid/workers/:wid/queue/:id", s.editQueued)
-	api.DELETE("/sessions/:sid/workers/:wid/queue/:id", s.removeQueued)
+// queueAPI is the chat's durable queue (docs/api-extensions.md, "Queue"),
+// on the sdk worker that shows the chat.
+type queueAPI struct{ s *Server }
+
+func (a queueAPI) routes(api *echo.Group) {
+	api.GET("/sessions/:sid/workers/:wid/queue", a.list)
+	api.POST("/sessions/:sid/workers/:wid/queue", a.add)
+	api.PATCH("/sessions/:sid/workers/:wid/queue/:id", a.edit)
+	api.DELETE("/sessions/:sid/workers/:wid/queue/:id", a.remove)
 }
 
 // queuer finds the worker's queue. A pty-agent worker answers 409: the
 // conversation has a queue, but the terminal view does not deliver it.
 // Other kinds have none (404).
-func (s *Server) queuer(c echo.Context) (worker.Queuer, error) {
-	info, rt, err := s.builtRuntime(c)
+func (a queueAPI) queuer(c echo.Context) (worker.Queuer, error) {
+	info, rt, err := a.s.builtRuntime(c)
 	if err != nil {
 		return nil, err
 	}
@@ -38,8 +39,8 @@ func (s *Server) queuer(c echo.Context) (worker.Queuer, error) {
 	return nil, newError(http.StatusNotFound, wire.CodeNotFound, string(info.Kind)+" workers have no queue")
 }
 
-func (s *Server) listQueue(c echo.Context) error {
-	q, err := s.queuer(c)
+func (a queueAPI) list(c echo.Context) error {
+	q, err := a.queuer(c)
 	if err != nil {
 		return err
 	}
@@ -54,12 +55,12 @@ func (s *Server) listQueue(c echo.Context) error {
 }
 
 type queueAddRequest struct {
-	Content     *string        `json:"content"`
-	NotBefore   *string        `json:"notBefore"`
-	Attachments []attach.Input `json:"attachments"`
+	Content     *string                  `json:"content"`
+	NotBefore   *string                  `json:"notBefore"`
+	Attachments []worker.AttachmentInput `json:"attachments"`
 }
 
-func (s *Server) addQueued(c echo.Context) error {
+func (a queueAPI) add(c echo.Context) error {
 	var req queueAddRequest
 	// It takes attachments, as POST …/input does: the same body limit.
 	if err := bindMax(c, &req, wire.MaxInputBody); err != nil {
@@ -76,7 +77,7 @@ func (s *Server) addQueued(c echo.Context) error {
 		}
 		nb = &t
 	}
-	q, err := s.queuer(c)
+	q, err := a.queuer(c)
 	if err != nil {
 		return err
 	}
@@ -92,12 +93,12 @@ type queueEditRequest struct {
 	Position *int    `json:"position"`
 }
 
-func (s *Server) editQueued(c echo.Context) error {
+func (a queueAPI) edit(c echo.Context) error {
 	var req queueEditRequest
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	q, err := s.queuer(c)
+	q, err := a.queuer(c)
 	if err != nil {
 		return err
 	}
@@ -108,8 +109,8 @@ func (s *Server) editQueued(c echo.Context) error {
 	return c.JSON(http.StatusOK, it)
 }
 
-func (s *Server) removeQueued(c echo.Context) error {
-	q, err := s.queuer(c)
+func (a queueAPI) remove(c echo.Context) error {
+	q, err := a.queuer(c)
 	if err != nil {
 		return err
 	}
@@ -121,11 +122,11 @@ func (s *Server) removeQueued(c echo.Context) error {
 
 // enqueue adds an item, with its attachments checked first (a bad one
 // stores nothing).
-func enqueue(ctx context.Context, q worker.Queuer, content string, nb *time.Time, in []attach.Input) (wire.QueueItem, error) {
+func enqueue(ctx context.Context, q worker.Queuer, content string, nb *time.Time, in []worker.AttachmentInput) (wire.QueueItem, error) {
 	if len(in) == 0 {
 		return q.Enqueue(ctx, content, nb)
 	}
-	files, err := attach.Decode(in)
+	files, err := worker.DecodeAttachments(in)
 	if err != nil {
 		return wire.QueueItem{}, err
 	}
@@ -134,16 +135,4 @@ func enqueue(ctx context.Context, q worker.Queuer, content string, nb *time.Time
 		return wire.QueueItem{}, wire.FieldErrorf("attachments", "this worker's queue takes text only")
 	}
 	return fq.EnqueueFiles(ctx, content, nb, files)
-}
-
-// submit is POST …/input's delivery: through the queue's rules ("when")
-// for a worker that has one; a worker without a queue takes "now" only.
-func submit(ctx context.Context, in worker.Inputter, content, when string) error {
-	if q, ok := in.(worker.Queuer); ok {
-		return q.Submit(ctx, content, when)
-	}
-	if when != "" && when != wire.WhenNow {
-		return wire.FieldErrorf("when", "this worker has no queue: only %q is possible", wire.WhenNow)
-	}
-	return in.SendUser(ctx, content)
 }

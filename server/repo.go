@@ -10,7 +10,7 @@ import (
 // inspectRepo answers GET /api/git?path=<dir>[&status=true]: whether dir
 // is in a git work tree, its root and branch, and with status=true whether
 // it has uncommitted changes (docs/api-extensions.md).
-func (s *Server) inspectRepo(c echo.Context) error {
+func (a sessionsAPI) inspectRepo(c echo.Context) error {
 	info, err := worker.InspectRepo(c.Request().Context(), c.QueryParam("path"), c.QueryParam("status") == "true")
 	if err != nil {
 		return err

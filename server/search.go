@@ -8,8 +8,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/search"
 	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/find"
 )
 
 // Limits of GET /api/search (docs/api-extensions.md, "Search").
@@ -19,19 +20,25 @@ const (
 	searchMaxLimit     = 100
 )
 
-// searchRoutes serve the search across all conversations.
-func (s *Server) searchRoutes(api *echo.Group) {
-	api.GET("/search", s.searchHandler)
+// searchAPI serves the search across all conversations; a nil find
+// answers 503.
+type searchAPI struct {
+	mgr  *worker.Manager
+	find *find.Finder
+}
+
+func (a searchAPI) routes(api *echo.Group) {
+	api.GET("/search", a.search)
 }
 
 // searchAnswer: partial is only present (true) when the search ran out of
 // time before ranking everything it meant to (docs/api-extensions.md).
 type searchAnswer struct {
-	Hits    []search.Hit `json:"hits"`
-	Partial bool         `json:"partial,omitempty"`
+	Hits    []find.Hit `json:"hits"`
+	Partial bool       `json:"partial,omitempty"`
 }
 
-func (s *Server) searchHandler(c echo.Context) error {
+func (a searchAPI) search(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
 	if q == "" || utf8.RuneCountInString(q) > searchMaxQuery || !utf8.ValidString(q) {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, "q: must be 1 to 256 characters of text")
@@ -46,14 +53,14 @@ func (s *Server) searchHandler(c echo.Context) error {
 	}
 	sid := c.QueryParam("sessionId")
 	if sid != "" {
-		if _, err := s.mgr.Session(sid); err != nil {
+		if _, err := a.mgr.Session(sid); err != nil {
 			return err
 		}
 	}
-	if s.search == nil {
+	if a.find == nil {
 		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "search is not available on this server")
 	}
-	res, err := s.search.Search(q, limit, sid)
+	res, err := a.find.Search(q, limit, sid)
 	if err != nil {
 		return err
 	}

@@ -10,25 +10,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/search"
+	"github.com/agentdesk/agentdesk/worker/find"
 )
 
 // withSearch gives e's server a search index over e's store and manager,
 // woken by the store's commits as main does it.
 func withSearch(t *testing.T, e *env) {
 	t.Helper()
-	idx, err := search.Open(filepath.Join(e.dir, "search"), e.store, e.mgr, nil)
+	idx, err := find.Open(filepath.Join(e.dir, "search"), e.store, e.mgr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.store.OnMessages(idx.Wake)
 	t.Cleanup(func() {
-		e.store.OnMessages(nil)
 		if err := idx.Close(); err != nil {
 			t.Errorf("close index: %v", err)
 		}
 	})
-	srv, err := New(Options{Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend, Search: idx})
+	o := e.options()
+	o.Search = idx
+	srv, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +42,11 @@ func withSearch(t *testing.T, e *env) {
 }
 
 type searchHits struct {
-	Hits []search.Hit `json:"hits"`
+	Hits []find.Hit `json:"hits"`
 }
 
 // waitSearch asks GET /api/search until it answers n hits.
-func waitSearch(t *testing.T, e *env, query string, n int) []search.Hit {
+func waitSearch(t *testing.T, e *env, query string, n int) []find.Hit {
 	t.Helper()
 	end := time.Now().Add(2 * time.Minute)
 	for {

@@ -1,7 +1,8 @@
 // Package server is agentdesk's HTTP and WebSocket edge: routes, auth,
 // origin checks, the REST API, the sockets and the embedded SPA. It turns
-// requests into calls on the worker.Manager and streams worker frames to
-// sockets; Echo stays inside this package.
+// requests into calls on the domain (the worker.Manager and the services
+// of worker/...) and streams worker frames to sockets; it owns no
+// background loop and no file. Echo stays inside this package.
 package server
 
 import (
@@ -17,10 +18,14 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/markdown"
-	"github.com/agentdesk/agentdesk/internal/search"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/adopt"
+	"github.com/agentdesk/agentdesk/worker/attention"
+	"github.com/agentdesk/agentdesk/worker/find"
+	"github.com/agentdesk/agentdesk/worker/gitops"
+	"github.com/agentdesk/agentdesk/worker/notify"
+	"github.com/agentdesk/agentdesk/worker/review"
 )
 
 // Version is reported by /api/health.
@@ -28,9 +33,11 @@ var Version = "0.1.0"
 
 // Options configures a Server.
 type Options struct {
-	Manager        *worker.Manager
-	Token          string
-	Frontend       fs.FS    // the built SPA (frontend/dist)
+	Token    string
+	Frontend fs.FS // the built SPA (frontend/dist)
+	// HighlightCSS is the stylesheet of the code blocks in the HTML the
+	// domain renders from markdown, served at /highlight.css.
+	HighlightCSS   string
 	AllowedOrigins []string // extra origins besides same-origin
 	// PublicURL is the address users open when a TLS proxy is in front,
 	// e.g. https://desk.example.com. Its origin is allowed, and when it is
@@ -41,20 +48,25 @@ type Options struct {
 	Loopback bool
 	Limits   Limits
 	Log      *slog.Logger
-	// DataDir keeps the attention list's marks (attention.json) and the
-	// Web Push keys and subscriptions (push.go); "" keeps the marks in
-	// memory only and turns push off.
-	DataDir string
-	Search  *search.Indexer // nil: GET /api/search answers 503
 
-	// PushClient sends Web Push requests; nil: one with a 10 s timeout.
-	PushClient *http.Client
+	// The domain the API calls: the manager of the sessions and workers,
+	// and the services built on it where main wires them.
+	Manager   *worker.Manager
+	Settings  *worker.AgentSettings
+	Repos     *worker.Repos
+	Usage     *worker.Usage
+	Files     *worker.FileList
+	Review    *review.Service
+	Git       *gitops.Service
+	Attention *attention.List
+	Adopt     *adopt.Service
+	Search    *find.Finder    // nil: GET /api/search answers 503
+	Push      *notify.Service // nil: push is off
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
 type Server struct {
 	mgr            *worker.Manager
-	gitLocks       sync.Map // session id → *sync.Mutex (git_ops.go)
 	token          string
 	allowedOrigins []*url.URL
 	loopback       bool
@@ -62,10 +74,9 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
-	att            *attention   // the "needs you" list (attention.go)
-	push           *pushService // nil: push is off (push.go)
-	views          *viewers     // which session each /ws/app tab shows
-	search         *search.Indexer
+	highlight      []byte          // /highlight.css
+	att            *attention.List // the "needs you" list, /ws/app's second frame
+	push           *notify.Service // nil: push is off; which session each /ws/app tab shows
 
 	e      *echo.Echo
 	ctx    context.Context // cancelled first on shutdown, so sockets end
@@ -95,17 +106,8 @@ func New(o Options) (*Server, error) {
 		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
+		att: o.Attention, push: o.Push, highlight: []byte(o.HighlightCSS),
 	}
-	s.att = newAttention(o.Manager, attentionPath(o.DataDir))
-	s.views = newViewers()
-	if o.Manager != nil && o.DataDir != "" {
-		if s.push, err = newPushService(o.DataDir, pushSubject(public), o.PushClient, log); err != nil {
-			cancel()
-			return nil, err
-		}
-		s.att.onNew = s.pushItems
-	}
-	s.search = o.Search
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
 	s.e.HTTPErrorHandler = s.errorHandler
@@ -113,55 +115,36 @@ func New(o Options) (*Server, error) {
 	s.e.Server.ConnContext = connContext
 	s.e.Server.ReadHeaderTimeout = s.limits.HeaderTimeout
 	s.e.Server.IdleTimeout = s.limits.IdleTimeout
-	s.routes()
-	if o.Manager != nil {
-		s.att.start(ctx) // ends with Shutdown
-	}
-	if s.push != nil {
-		s.push.sender.Start(ctx) // ends with Shutdown
-	}
+	s.routes(o)
 	return s, nil
 }
 
 // Handler returns the server's http.Handler (for tests and custom listeners).
 func (s *Server) Handler() http.Handler { return s.e }
 
-func (s *Server) routes() {
+func (s *Server) routes(o Options) {
 	e := s.e
 	e.Use(s.bodyDeadline, s.securityHeaders, s.originGuard, s.requireAuth)
 	e.GET("/api/health", s.health)
 	e.POST("/api/login", s.login)
 
 	api := e.Group("/api")
-	api.GET("/sessions", s.listSessions)
-	api.POST("/sessions", s.createSession)
-	api.GET("/sessions/:sid", s.getSession)
-	api.PATCH("/sessions/:sid", s.renameSession)
-	api.DELETE("/sessions/:sid", s.deleteSession)
-	api.POST("/sessions/:sid/switch", s.switchAgent)
-	api.POST("/sessions/:sid/workers", s.createWorker)
-	api.GET("/sessions/:sid/workers/:wid", s.getWorker)
-	api.DELETE("/sessions/:sid/workers/:wid", s.deleteWorker)
-	api.POST("/sessions/:sid/workers/:wid/restart", s.restartWorker)
-	api.POST("/sessions/:sid/workers/:wid/input", s.workerInput)
-	api.POST("/sessions/:sid/workers/:wid/cancel", s.workerCancel)
-	api.GET("/sessions/:sid/workers/:wid/messages", s.workerMessages)
-	api.GET("/sessions/:sid/workers/:wid/diff", s.workerDiff)
-	api.GET("/git", s.inspectRepo)
-	s.capabilityRoutes(api)
-	s.exportRoutes(api)
-	s.claudeSessionRoutes(api)
-	s.gitRoutes(api)
+	sessionsAPI{o.Manager}.routes(api)
+	workersAPI{s}.routes(api)
+	capabilitiesAPI{s}.routes(api)
+	exportAPI{s}.routes(api)
+	adoptAPI{o.Adopt}.routes(api)
+	gitAPI{o.Git}.routes(api)
 	s.attachRoutes(api)
-	s.queueRoutes(api)
-	s.usageRoutes(api)
-	s.fileRoutes(api)
-	s.settingsRoutes(api)
-	s.commentRoutes(api)
-	s.worktreeRoutes(api)
-	s.attentionRoutes(api)
-	s.searchRoutes(api)
-	s.pushRoutes(api)
+	queueAPI{s}.routes(api)
+	usageAPI{o.Usage}.routes(api)
+	filesAPI{o.Files}.routes(api)
+	settingsAPI{o.Settings}.routes(api)
+	reviewAPI{o.Review}.routes(api)
+	worktreesAPI{mgr: o.Manager, git: o.Git, repos: o.Repos}.routes(api)
+	attentionAPI{s: s, att: o.Attention}.routes(api)
+	searchAPI{mgr: o.Manager, find: o.Search}.routes(api)
+	pushAPI{o.Push}.routes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)
@@ -181,7 +164,7 @@ func (s *Server) apiNotFound(c echo.Context) error {
 // the server renders from markdown.
 func (s *Server) highlightCSS(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	return c.Blob(http.StatusOK, "text/css; charset=utf-8", []byte(markdown.CSS()))
+	return c.Blob(http.StatusOK, "text/css; charset=utf-8", s.highlight)
 }
 
 func (s *Server) health(c echo.Context) error {
@@ -220,10 +203,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		s.socks.Wait()
-		s.att.wait()
-		if s.push != nil {
-			s.push.sender.Wait()
-		}
 		close(done)
 	}()
 	select {

@@ -61,3 +61,19 @@ func TestPWAFiles(t *testing.T) {
 		}
 	}
 }
+
+// /highlight.css is the stylesheet the server was given for the code
+// blocks of rendered markdown.
+func TestHighlightCSS(t *testing.T) {
+	srv, err := New(Options{Token: testToken, Loopback: true, Frontend: fstest.MapFS{}, HighlightCSS: ".hl-k { color: red }"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", "http://127.0.0.1/highlight.css", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	srv.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || rec.Body.String() != ".hl-k { color: red }" || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/css") {
+		t.Fatalf("GET /highlight.css: %d %q %v", rec.Code, rec.Body, rec.Header())
+	}
+}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/usage"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -19,19 +18,21 @@ const (
 	usageMaxDays     = 366
 )
 
-// usageRoutes serves the usage roll-up and the rate-limit state
+// usageAPI serves the usage roll-up and the rate-limit state
 // (docs/api-extensions.md, "Usage and rate limits").
-func (s *Server) usageRoutes(api *echo.Group) {
-	api.GET("/usage", s.getUsage)
-	api.GET("/rate-limits", s.getRateLimits)
+type usageAPI struct{ usage *worker.Usage }
+
+func (a usageAPI) routes(api *echo.Group) {
+	api.GET("/usage", a.getUsage)
+	api.GET("/rate-limits", a.getRateLimits)
 }
 
-func (s *Server) getUsage(c echo.Context) error {
+func (a usageAPI) getUsage(c echo.Context) error {
 	q, err := usageQuery(c, time.Now().UTC())
 	if err != nil {
 		return err
 	}
-	rep, err := s.mgr.Usage(q)
+	rep, err := a.usage.Report(q)
 	if err != nil {
 		return fromDomain(err)
 	}
@@ -42,7 +43,7 @@ func (s *Server) getUsage(c echo.Context) error {
 // default end of the range.
 func usageQuery(c echo.Context, today time.Time) (worker.UsageQuery, error) {
 	bad := func(msg string) error { return newError(http.StatusBadRequest, wire.CodeInvalidField, msg) }
-	group, err := usage.ParseGroup(c.QueryParam("groupBy"))
+	group, err := worker.ParseUsageGroup(c.QueryParam("groupBy"))
 	if err != nil {
 		return worker.UsageQuery{}, bad("groupBy: must be day, session or model")
 	}
@@ -79,8 +80,8 @@ type rateLimitAnswer struct {
 	RateLimit *worker.RateLimitState `json:"rateLimit"`
 }
 
-func (s *Server) getRateLimits(c echo.Context) error {
-	st, err := s.mgr.RateLimit()
+func (a usageAPI) getRateLimits(c echo.Context) error {
+	st, err := a.usage.RateLimit()
 	if err != nil {
 		return fromDomain(err)
 	}

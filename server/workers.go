@@ -10,40 +10,54 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-func (s *Server) createWorker(c echo.Context) error {
+// workersAPI serves the workers of API.md: create, get, delete, restart,
+// input, cancel (cancel.go), message history and diffs.
+type workersAPI struct{ s *Server }
+
+func (a workersAPI) routes(api *echo.Group) {
+	api.POST("/sessions/:sid/workers", a.create)
+	api.GET("/sessions/:sid/workers/:wid", a.get)
+	api.DELETE("/sessions/:sid/workers/:wid", a.delete)
+	api.POST("/sessions/:sid/workers/:wid/restart", a.restart)
+	api.POST("/sessions/:sid/workers/:wid/input", a.input)
+	api.POST("/sessions/:sid/workers/:wid/cancel", a.cancel)
+	api.GET("/sessions/:sid/workers/:wid/messages", a.messages)
+	api.GET("/sessions/:sid/workers/:wid/diff", a.diff)
+}
+
+func (a workersAPI) create(c echo.Context) error {
 	var req worker.WorkerRequest
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	info, err := s.mgr.CreateWorker(c.Request().Context(), c.Param("sid"), req)
+	info, err := a.s.mgr.CreateWorker(c.Request().Context(), c.Param("sid"), req)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusCreated, info)
 }
 
-func (s *Server) getWorker(c echo.Context) error {
-	info, err := s.mgr.Worker(c.Param("sid"), c.Param("wid"))
+func (a workersAPI) get(c echo.Context) error {
+	info, err := a.s.mgr.Worker(c.Param("sid"), c.Param("wid"))
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, info)
 }
 
-func (s *Server) deleteWorker(c echo.Context) error {
-	if err := s.mgr.DeleteWorker(c.Request().Context(), c.Param("sid"), c.Param("wid")); err != nil {
+func (a workersAPI) delete(c echo.Context) error {
+	if err := a.s.mgr.DeleteWorker(c.Request().Context(), c.Param("sid"), c.Param("wid")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
 }
 
-func (s *Server) restartWorker(c echo.Context) error {
-	info, err := s.mgr.RestartWorker(c.Request().Context(), c.Param("sid"), c.Param("wid"))
+func (a workersAPI) restart(c echo.Context) error {
+	info, err := a.s.mgr.RestartWorker(c.Request().Context(), c.Param("sid"), c.Param("wid"))
 	if err != nil {
 		return err
 	}
@@ -85,12 +99,12 @@ func runtimeAs[T any](s *Server, c echo.Context, what string) (T, error) {
 }
 
 type inputRequest struct {
-	Content     *string        `json:"content"`
-	Attachments []attach.Input `json:"attachments"`
-	When        string         `json:"when"` // queue.go
+	Content     *string                  `json:"content"`
+	Attachments []worker.AttachmentInput `json:"attachments"`
+	When        string                   `json:"when"` // worker.Submit
 }
 
-func (s *Server) workerInput(c echo.Context) error {
+func (a workersAPI) input(c echo.Context) error {
 	var req inputRequest
 	if err := bindMax(c, &req, wire.MaxInputBody); err != nil {
 		return err
@@ -99,24 +113,24 @@ func (s *Server) workerInput(c echo.Context) error {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, "content: is required")
 	}
 	if len(req.Attachments) > 0 {
-		return s.inputFiles(c, *req.Content, req.When, req.Attachments)
+		return a.s.inputFiles(c, *req.Content, req.When, req.Attachments)
 	}
-	in, err := runtimeAs[worker.Inputter](s, c, "input")
+	in, err := runtimeAs[worker.Inputter](a.s, c, "input")
 	if err != nil {
 		return err
 	}
-	if err := submit(c.Request().Context(), in, *req.Content, req.When); err != nil {
+	if err := worker.Submit(c.Request().Context(), in, *req.Content, req.When); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusAccepted)
 }
 
-func (s *Server) workerCancel(c echo.Context) error {
+func (a workersAPI) cancel(c echo.Context) error {
 	force, err := cancelForce(c)
 	if err != nil {
 		return err
 	}
-	cancelled, err := s.cancelTurn(c, force)
+	cancelled, err := a.cancelTurn(c, force)
 	if err != nil {
 		return err
 	}
@@ -126,7 +140,7 @@ func (s *Server) workerCancel(c echo.Context) error {
 	return c.JSON(http.StatusAccepted, map[string]bool{"cancelled": true})
 }
 
-func (s *Server) workerMessages(c echo.Context) error {
+func (a workersAPI) messages(c echo.Context) error {
 	limit := wire.PageDefault
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -135,7 +149,7 @@ func (s *Server) workerMessages(c echo.Context) error {
 		}
 		limit = n
 	}
-	ml, err := runtimeAs[worker.MessageLister](s, c, "message history")
+	ml, err := runtimeAs[worker.MessageLister](a.s, c, "message history")
 	if err != nil {
 		return err
 	}
@@ -170,8 +184,8 @@ func writeMessages(c echo.Context, msgs []json.RawMessage, more bool) error {
 	return nil
 }
 
-func (s *Server) workerDiff(c echo.Context) error {
-	d, err := runtimeAs[worker.Differ](s, c, "diffs")
+func (a workersAPI) diff(c echo.Context) error {
+	d, err := runtimeAs[worker.Differ](a.s, c, "diffs")
 	if err != nil {
 		return err
 	}

@@ -3,44 +3,48 @@ package server
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/gitrepo"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/gitdiff"
+	"github.com/agentdesk/agentdesk/worker/gitops"
 )
 
-// worktreeRoutes is the worktree lifecycle (docs/api-extensions.md,
+// worktreesAPI is the worktree lifecycle (docs/api-extensions.md,
 // "Worktree lifecycle"): merge back, push with a pull-request link, the
 // worktrees view and its cleanup, archiving a session, and the
 // per-repository settings for new worktrees.
-func (s *Server) worktreeRoutes(api *echo.Group) {
-	api.GET("/worktrees", s.listWorktrees)
-	api.POST("/worktrees/cleanup", s.cleanupWorktrees)
-	api.POST("/sessions/:sid/worktree/merge", s.mergeWorktree)
-	api.POST("/sessions/:sid/worktree/push", s.pushWorktree)
-	api.POST("/sessions/:sid/archive", s.archiveSession)
-	api.GET("/repos/settings", s.getRepoSettings)
-	api.PUT("/repos/settings", s.putRepoSettings)
+type worktreesAPI struct {
+	mgr   *worker.Manager
+	git   *gitops.Service
+	repos *worker.Repos
 }
 
-func (s *Server) listWorktrees(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"worktrees": s.mgr.Worktrees(c.Request().Context())})
+func (a worktreesAPI) routes(api *echo.Group) {
+	api.GET("/worktrees", a.listWorktrees)
+	api.POST("/worktrees/cleanup", a.cleanupWorktrees)
+	api.POST("/sessions/:sid/worktree/merge", a.mergeWorktree)
+	api.POST("/sessions/:sid/worktree/push", a.pushWorktree)
+	api.POST("/sessions/:sid/archive", a.archiveSession)
+	api.GET("/repos/settings", a.getRepoSettings)
+	api.PUT("/repos/settings", a.putRepoSettings)
+}
+
+func (a worktreesAPI) listWorktrees(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]any{"worktrees": a.mgr.Worktrees(c.Request().Context())})
 }
 
 type cleanupRequest struct {
 	Paths []string `json:"paths"`
 }
 
-func (s *Server) cleanupWorktrees(c echo.Context) error {
+func (a worktreesAPI) cleanupWorktrees(c echo.Context) error {
 	var req cleanupRequest
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	res, err := s.mgr.CleanupWorktrees(c.Request().Context(), req.Paths)
+	res, err := a.mgr.CleanupWorktrees(c.Request().Context(), req.Paths)
 	if err != nil {
 		return err
 	}
@@ -55,15 +59,13 @@ type mergeConflict struct {
 	Files   []string  `json:"files"`
 }
 
-func (s *Server) mergeWorktree(c echo.Context) error {
+func (a worktreesAPI) mergeWorktree(c echo.Context) error {
 	var req worker.MergeRequest
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	unlock := s.lockSession(c.Param("sid"))
-	defer unlock()
-	res, err := s.mgr.MergeWorktree(c.Request().Context(), c.Param("sid"), req)
-	var ce *gitrepo.ConflictError
+	res, err := a.git.Merge(c.Request().Context(), c.Param("sid"), req)
+	var ce *gitops.ConflictError
 	if errors.As(err, &ce) {
 		return c.JSON(http.StatusConflict, mergeConflict{Message: sentence(ce.Error()), Code: wire.CodeConflict, Files: ce.Files})
 	}
@@ -73,59 +75,25 @@ func (s *Server) mergeWorktree(c echo.Context) error {
 	return c.JSON(http.StatusOK, res)
 }
 
-// pushResult answers a push: the remote and, when it is on GitHub or
-// GitLab, the page that opens a pull (merge) request.
-type pushResult struct {
-	Remote string  `json:"remote"`
-	Branch string  `json:"branch"`
-	Base   string  `json:"base"`
-	URL    *string `json:"url"`
-}
-
-func (s *Server) pushWorktree(c echo.Context) error {
-	sess, err := s.mgr.Session(c.Param("sid"))
-	if err != nil {
-		return err
-	}
-	if sess.Worktree == nil || sess.Archived {
-		return newError(http.StatusConflict, wire.CodeConflict, "The session has no worktree to push")
-	}
-	wt := *sess.Worktree
-	ctx := c.Request().Context()
-	unlock := s.lockSession(sess.ID)
-	err = gitdiff.Push(ctx, wt.Path)
-	unlock()
+func (a worktreesAPI) pushWorktree(c echo.Context) error {
+	res, err := a.git.PushWorktree(c.Request().Context(), c.Param("sid"))
 	if err != nil {
 		return gitAnswer(err)
-	}
-	res := pushResult{Branch: wt.Branch, Base: wt.Base}
-	if res.Base == "" {
-		res.Base, _ = gitrepo.CurrentBranch(ctx, wt.Repo)
-	}
-	// push -u recorded the remote it pushed to as the branch's upstream.
-	remote, _ := gitrepo.Git(ctx, wt.Path, "config", "--get", "branch."+wt.Branch+".remote")
-	res.Remote = strings.TrimSpace(string(remote))
-	if res.Remote != "" && res.Base != "" {
-		if u, err := gitrepo.Git(ctx, wt.Path, "remote", "get-url", "--", res.Remote); err == nil {
-			if link, err := gitrepo.CompareURL(string(u), wt.Branch, res.Base); err == nil {
-				res.URL = &link
-			}
-		}
 	}
 	return c.JSON(http.StatusOK, res)
 }
 
-func (s *Server) archiveSession(c echo.Context) error {
+func (a worktreesAPI) archiveSession(c echo.Context) error {
 	force := c.QueryParam("force") == "true"
-	sess, err := s.mgr.ArchiveSession(c.Request().Context(), c.Param("sid"), force)
+	sess, err := a.mgr.ArchiveSession(c.Request().Context(), c.Param("sid"), force)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, sess)
 }
 
-func (s *Server) getRepoSettings(c echo.Context) error {
-	rs, err := s.mgr.RepoSettings(c.Request().Context(), c.QueryParam("root"))
+func (a worktreesAPI) getRepoSettings(c echo.Context) error {
+	rs, err := a.repos.Settings(c.Request().Context(), c.QueryParam("root"))
 	if err != nil {
 		return err
 	}
@@ -139,7 +107,7 @@ type repoSettingsBody struct {
 	CopyFiles    *[]string `json:"copyFiles"`
 }
 
-func (s *Server) putRepoSettings(c echo.Context) error {
+func (a worktreesAPI) putRepoSettings(c echo.Context) error {
 	var req repoSettingsBody
 	if err := bind(c, &req); err != nil {
 		return err
@@ -148,7 +116,7 @@ func (s *Server) putRepoSettings(c echo.Context) error {
 	if req.CopyFiles != nil {
 		rs.CopyFiles = *req.CopyFiles
 	}
-	rs, err := s.mgr.PutRepoSettings(c.Request().Context(), rs)
+	rs, err := a.repos.Put(c.Request().Context(), rs)
 	if err != nil {
 		return err
 	}

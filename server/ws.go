@@ -9,6 +9,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/notify"
 )
 
 // appSocket serves /ws/app: sessions-sync, then lifecycle events.
@@ -17,7 +18,7 @@ func (s *Server) appSocket(c echo.Context) error {
 		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "server is shutting down")
 	}
 	defer s.socks.Done()
-	sub, sync, att, err := s.att.subscribe()
+	sub, sync, att, err := s.att.Subscribe()
 	if err != nil {
 		return err
 	}
@@ -32,11 +33,14 @@ func (s *Server) appSocket(c echo.Context) error {
 	defer cancel()
 	defer conn.bound(ctx)()
 	out := make(chan hub.Frame, 16)
-	view := s.views.add()
-	defer s.views.remove(view)
+	var view *notify.View // nil when push is off
+	if s.push != nil {
+		view = s.push.View()
+	}
+	defer view.Close()
 	go clientFrames(ctx, cancel, conn, func(data []byte) {
 		if sid, ok := viewingFrame(data); ok {
-			s.views.set(view, sid)
+			view.Show(sid)
 			return
 		}
 		select {

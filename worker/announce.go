@@ -5,10 +5,10 @@ import "encoding/json"
 // Announce sends frame, an already encoded /ws/app frame the server derives
 // from the lifecycle (the attention list), to every app subscriber, in order
 // with the lifecycle events.
-func (m *Manager) Announce(frame json.RawMessage) {
-	m.commitMu.Lock()
-	defer m.commitMu.Unlock()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.publish(frame)
+func (t *table) Announce(frame json.RawMessage) {
+	t.commitMu.Lock()
+	defer t.commitMu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.publish(frame)
 }

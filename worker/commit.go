@@ -6,8 +6,8 @@ import (
 )
 
 // Every change of a session or worker runs in three steps under
-// m.commitMu: compute the next record (under m.mu), commit it (without
-// m.mu), then install it and broadcast it (under m.mu, so that Subscribe's
+// t.commitMu: compute the next record (under t.mu), commit it (without
+// t.mu), then install it and broadcast it (under t.mu, so that Subscribe's
 // snapshot and the event stream neither overlap nor leave a gap). Only
 // changes hold commitMu, so nothing changes between the steps, and the
 // events go out in the order of the commits.
@@ -22,25 +22,25 @@ type origin struct {
 // changeWorker applies fn to a worker's record when o may make the change
 // (see nextInfoLocked), persists the record, installs it and broadcasts
 // worker-updated (and worker-activity when the activity changed).
-func (m *Manager) changeWorker(sid, wid string, o origin, fn func(*Info)) {
-	m.commitMu.Lock()
-	defer m.commitMu.Unlock()
-	m.mu.RLock()
-	ws, next, ok := m.nextInfoLocked(sid, wid, o, fn)
-	m.mu.RUnlock()
+func (t *table) changeWorker(sid, wid string, o origin, fn func(*Info)) {
+	t.commitMu.Lock()
+	defer t.commitMu.Unlock()
+	t.mu.RLock()
+	ws, next, ok := t.nextInfoLocked(sid, wid, o, fn)
+	t.mu.RUnlock()
 	if !ok {
 		return
 	}
-	if err := m.putWorker(next); err != nil {
-		m.log.Error("store worker update", "worker", wid, "err", err)
+	if err := t.putWorker(next); err != nil {
+		t.log.Error("store worker update", "worker", wid, "err", err)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	activityChanged := !equalActivity(ws.info.Activity, next.Activity)
 	ws.info = next
-	m.publish(workerUpdated(next.clone()))
+	t.publish(workerUpdated(next.clone()))
 	if activityChanged {
-		m.publish(workerActivityChanged(next.clone()))
+		t.publish(workerActivityChanged(next.clone()))
 	}
 }
 
@@ -50,11 +50,11 @@ func (m *Manager) changeWorker(sid, wid string, o origin, fn func(*Info)) {
 // stopped or replaced since it was built (a stop belongs to the manager),
 // when the status move is not in the table, or when nothing changes (no
 // write, which would cost a commit per worker at start-up).
-func (m *Manager) nextInfoLocked(sid, wid string, o origin, fn func(*Info)) (*workerState, Info, bool) {
-	if m.closed {
+func (t *table) nextInfoLocked(sid, wid string, o origin, fn func(*Info)) (*workerState, Info, bool) {
+	if t.closed {
 		return nil, Info{}, false
 	}
-	_, ws, err := m.findLocked(sid, wid)
+	_, ws, err := t.findLocked(sid, wid)
 	if err != nil || (o.by == byKind && o.gen != ws.gen) {
 		return nil, Info{}, false
 	}
@@ -63,7 +63,7 @@ func (m *Manager) nextInfoLocked(sid, wid string, o origin, fn func(*Info)) (*wo
 	next.ID, next.SessionID, next.Kind = ws.info.ID, ws.info.SessionID, ws.info.Kind
 	if !allowed(ws.info.Status, next.Status, o.by) {
 		if ws.info.Status != StatusStopped {
-			m.log.Warn("status change refused", "worker", wid, "from", ws.info.Status, "to", next.Status, "by", o.by)
+			t.log.Warn("status change refused", "worker", wid, "from", ws.info.Status, "to", next.Status, "by", o.by)
 		}
 		return nil, Info{}, false
 	}
@@ -75,61 +75,61 @@ func (m *Manager) nextInfoLocked(sid, wid string, o origin, fn func(*Info)) (*wo
 
 // changeSession applies fn to a session's record, persists it, installs
 // it and broadcasts session-updated.
-func (m *Manager) changeSession(id string, fn func(*Session)) (Session, error) {
-	m.commitMu.Lock()
-	defer m.commitMu.Unlock()
-	m.mu.RLock()
-	st, ok := m.sessions[id]
+func (t *table) changeSession(id string, fn func(*Session)) (Session, error) {
+	t.commitMu.Lock()
+	defer t.commitMu.Unlock()
+	t.mu.RLock()
+	st, ok := t.sessions[id]
 	if !ok {
-		m.mu.RUnlock()
+		t.mu.RUnlock()
 		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
 	}
-	next := m.nextSession(st.s, fn)
-	m.mu.RUnlock()
-	if err := m.putSession(next); err != nil {
+	next := t.nextSession(st.s, fn)
+	t.mu.RUnlock()
+	if err := t.putSession(next); err != nil {
 		return Session{}, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.installSessionLocked(st, next), nil
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.installSessionLocked(st, next), nil
 }
 
-func (m *Manager) nextSession(s Session, fn func(*Session)) Session {
+func (t *table) nextSession(s Session, fn func(*Session)) Session {
 	fn(&s)
-	s.UpdatedAt = m.now()
+	s.UpdatedAt = t.now()
 	return s
 }
 
 // putAlong commits the session change that goes with a worker's (its
 // active agent), if any. The worker's change stands when the disk refuses
 // it: the failure is logged and the session left as it was (nil).
-func (m *Manager) putAlong(next *Session, what string) *Session {
+func (t *table) putAlong(next *Session, what string) *Session {
 	if next == nil {
 		return nil
 	}
-	if err := m.putSession(*next); err != nil {
-		m.log.Error(what, "err", err)
+	if err := t.putSession(*next); err != nil {
+		t.log.Error(what, "err", err)
 		return nil
 	}
 	return next
 }
 
-func (m *Manager) installSessionLocked(st *sessionState, next Session) Session {
+func (t *table) installSessionLocked(st *sessionState, next Session) Session {
 	st.s = next
 	snap := st.snapshot()
-	m.publish(sessionUpdated(snap))
+	t.publish(sessionUpdated(snap))
 	return snap
 }
 
 // silence drops every later report of the worker's current runtime: the
 // manager is about to stop or replace it. It takes commitMu, so that no
 // report of that runtime is half applied.
-func (m *Manager) silence(sid, wid string) {
-	m.commitMu.Lock()
-	defer m.commitMu.Unlock()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, ws, err := m.findLocked(sid, wid); err == nil {
+func (t *table) silence(sid, wid string) {
+	t.commitMu.Lock()
+	defer t.commitMu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ws, err := t.findLocked(sid, wid); err == nil {
 		ws.gen++
 	}
 }

@@ -22,7 +22,7 @@ func TestLookupsDuringCommit(t *testing.T) {
 	defer release()
 	created := make(chan error, 1)
 	go func() { created <- create(m, s.ID) }()
-	waitParked(t, "worker_test.create", "persist.(*Store)")
+	waitParked(t, "worker_test.create", "persist.(*Records)")
 
 	looked := make(chan error, 1)
 	go func() {
@@ -78,7 +78,7 @@ func TestEventsInCommitOrder(t *testing.T) {
 	defer release()
 	renamed := make(chan error, 1)
 	go func() { renamed <- rename(m, s.ID, "one") }()
-	waitParked(t, "worker_test.rename", "persist.(*Store)")
+	waitParked(t, "worker_test.rename", "persist.(*Records)")
 	recorded := make(chan struct{})
 	go func() { recordConversation(env, "conversation-1"); close(recorded) }()
 	waitParked(t, "worker_test.recordConversation")
@@ -99,7 +99,7 @@ func TestEventsInCommitOrder(t *testing.T) {
 	if got.Title != "one" || got.ClaudeSessionID == nil || *got.ClaudeSessionID != "conversation-1" {
 		t.Fatalf("a change was lost: %+v", got)
 	}
-	recs, err := store.Sessions()
+	recs, err := store.Records().Sessions()
 	if err != nil || len(recs) != 1 || !contains(recs[0].Value, `"title":"one"`) || !contains(recs[0].Value, `"claudeSessionId":"conversation-1"`) {
 		t.Fatalf("stored session: %s, %v", recs[0].Value, err)
 	}

@@ -53,28 +53,28 @@ func workerActivityChanged(i Info) any {
 }
 
 // publish marshals v once and sends it to every app subscriber. Callers
-// hold m.mu, in the step that installs the change (commit.go), so that
+// hold t.mu, in the step that installs the change (commit.go), so that
 // Subscribe's snapshot and the event stream never overlap or leave a gap,
-// and m.commitMu, so that events go out in commit order.
-func (m *Manager) publish(v any) {
+// and t.commitMu, so that events go out in commit order.
+func (t *table) publish(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		m.log.Error("marshal app event", "err", err)
+		t.log.Error("marshal app event", "err", err)
 		return
 	}
-	m.eventSeq++
-	m.events.Publish(m.eventSeq, hub.Frame{Data: b})
+	t.eventSeq++
+	t.events.Publish(t.eventSeq, hub.Frame{Data: b})
 }
 
 // Subscribe returns a subscription to lifecycle events and the
 // sessions-sync frame that precedes them.
-func (m *Manager) Subscribe() (*hub.Sub, []byte, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	b, err := json.Marshal(sessionsSync{Type: wire.TypeSessionsSync, Sessions: m.sessionsLocked()})
+func (t *table) Subscribe() (*hub.Sub, []byte, error) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	b, err := json.Marshal(sessionsSync{Type: wire.TypeSessionsSync, Sessions: t.sessionsLocked()})
 	if err != nil {
 		return nil, nil, err
 	}
-	sub, _ := m.events.Subscribe(256)
+	sub, _ := t.events.Subscribe(256)
 	return sub, b, nil
 }

@@ -78,7 +78,7 @@ func (r *fakeRuntime) Stop(context.Context) error {
 // would find it.
 func storedWorker(t *testing.T, store *persist.Store, sid, wid string) (worker.Info, bool) {
 	t.Helper()
-	recs, err := store.Workers(sid)
+	recs, err := store.Records().Workers(sid)
 	if errors.Is(err, persist.ErrNotFound) {
 		return worker.Info{}, false
 	}

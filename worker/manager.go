@@ -16,41 +16,35 @@ import (
 	"github.com/agentdesk/agentdesk/persist"
 )
 
-// Manager owns every session and worker: it persists them, builds their
-// runtimes through the registered factories, stops them, and broadcasts
-// lifecycle events. A worker's status changes only through its table
-// (lifecycle.go); kinds tell the manager what happened (Reporter) and the
-// manager decides what is recorded.
+// Manager owns the lifecycles of every session and worker: it creates
+// them, builds their runtimes through the registered factories, stops,
+// restarts, switches and deletes them, and ends what their processes left.
+// Their state, the commits that change it and the lifecycle events are its
+// table (table.go). A worker's status changes only through its table of
+// transitions (lifecycle.go); kinds tell the manager what happened
+// (Reporter) and the manager decides what is recorded. The use cases
+// around the lifecycles are services of their own, built on the manager
+// (AgentSettings, Repos, Usage, and worker/review, worker/attention, …).
 //
-// All methods are safe for concurrent use. Two locks, taken in this order:
-// commitMu serialises every change of a session or worker, from computing
-// it through its commit to its broadcast, so that events go out in commit
-// order; mu guards the in-memory state and is held only for in-memory
-// steps, never across a commit, so a lookup or an attach never waits for
-// the disk. Neither is held while calling into a runtime (Stop, a factory,
-// a validator): runtimes report from their own goroutines, which Stop
-// waits for.
+// All methods are safe for concurrent use. No lock is held while calling
+// into a runtime (Stop, a factory, a validator): runtimes report from
+// their own goroutines, which Stop waits for.
 type Manager struct {
-	store      *persist.Store
+	// table is embedded, not named, so that switch.go, leftovers.go and
+	// worktree*.go, which other work of this round changes, compile as
+	// they are; it becomes a named field once that work is merged.
+	table
+
 	cfg        Config
-	log        *slog.Logger
 	factories  map[Kind]Factory
 	validators map[Kind]Validator
 	killGroup  func(pgid int)
 	launcher   launch.Launcher
 	trees      *trees // the descendants of the workers' processes, recorded
-	now        func() time.Time
+	adoptable  func(cwd, id string) error
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
 	run string
-
-	commitMu sync.Mutex
-
-	mu       sync.RWMutex
-	sessions map[string]*sessionState
-	events   *hub.Hub
-	eventSeq uint64
-	closed   bool
 }
 
 // Options configures a Manager. Factories maps each kind that this build
@@ -70,6 +64,10 @@ type Options struct {
 	KillGroup func(pgid int)
 	// Launcher starts every worker's processes; nil means the local one.
 	Launcher launch.Launcher
+	// Adoptable checks, before anything is stored, that the conversation a
+	// new session adopts (CreateSessionRequest.ClaudeSessionID) exists:
+	// an error refuses the session. nil accepts any.
+	Adoptable func(cwd, id string) error
 }
 
 // NewManager returns a manager with no sessions; call Load to restore the
@@ -88,18 +86,21 @@ func NewManager(o Options) *Manager {
 		launcher = launch.Local{}
 	}
 	return &Manager{
+		table: table{
+			store:    o.Store,
+			log:      log,
+			now:      func() time.Time { return time.Now().UTC() },
+			sessions: make(map[string]*sessionState),
+			events:   hub.New(0),
+		},
 		killGroup:  kill,
 		launcher:   launcher,
 		trees:      newTrees(o.Store, log),
-		store:      o.Store,
 		cfg:        o.Config,
-		log:        log,
 		factories:  o.Factories,
 		validators: o.Validators,
-		now:        func() time.Time { return time.Now().UTC() },
+		adoptable:  o.Adoptable,
 		run:        childproc.NewRun(),
-		sessions:   make(map[string]*sessionState),
-		events:     hub.New(0),
 	}
 }
 
@@ -116,7 +117,7 @@ func (m *Manager) Load(ctx context.Context) error {
 	if err := m.store.PutRun(m.run); err != nil {
 		m.log.Error("record run: a crash would leave its children running", "err", err)
 	}
-	recs, err := m.store.Sessions()
+	recs, err := m.store.Records().Sessions()
 	if err != nil {
 		return fmt.Errorf("load sessions: %w", err)
 	}
@@ -143,7 +144,7 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 		// as started, as agentdesk then did for the chat.
 		st.s.ClaudeSessionStarted = true
 	}
-	wrecs, err := m.store.Workers(r.ID)
+	wrecs, err := m.store.Records().Workers(r.ID)
 	if err != nil {
 		return fmt.Errorf("load workers of %s: %w", r.ID, err)
 	}

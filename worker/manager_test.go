@@ -136,7 +136,7 @@ func TestRefusedOptionsChangeNothing(t *testing.T) {
 	if e := nextEvent(t, sub); e.Type != "worker-created" || e.Worker.ID != good.ID {
 		t.Fatalf("first event after a refused create: %+v, want worker-created of %s", e, good.ID)
 	}
-	if recs, err := store.Workers(s.ID); err != nil || len(recs) != 1 {
+	if recs, err := store.Records().Workers(s.ID); err != nil || len(recs) != 1 {
 		t.Fatalf("stored workers: %d, %v", len(recs), err)
 	}
 }

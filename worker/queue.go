@@ -28,3 +28,16 @@ type Queuer interface {
 type FileQueuer interface {
 	EnqueueFiles(ctx context.Context, content string, notBefore *time.Time, files []attach.File) (wire.QueueItem, error)
 }
+
+// Submit delivers a user message to a worker the way POST …/input does:
+// through the queue's rules ("when") for a worker that has a queue; a
+// worker without one takes "now" only.
+func Submit(ctx context.Context, in Inputter, content, when string) error {
+	if q, ok := in.(Queuer); ok {
+		return q.Submit(ctx, content, when)
+	}
+	if when != "" && when != wire.WhenNow {
+		return wire.FieldErrorf("when", "this worker has no queue: only %q is possible", wire.WhenNow)
+	}
+	return in.SendUser(ctx, content)
+}

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/internal/gitrepo"
+	"github.com/agentdesk/agentdesk/persist"
 )
 
 // RepoSettings are what agentdesk does in each new worktree of one
@@ -44,15 +46,22 @@ func repoRoot(ctx context.Context, dir string) (string, error) {
 	return top, nil
 }
 
-// RepoSettings returns the settings of the repository containing dir, the
+// Repos keeps the per-repository settings for new worktrees, in the
+// store's records. Safe for concurrent use.
+type Repos struct{ rec *persist.Records }
+
+// NewRepos returns the repository settings kept in store.
+func NewRepos(store *persist.Store) *Repos { return &Repos{rec: store.Records()} }
+
+// Settings returns the settings of the repository containing dir, the
 // defaults when none are stored.
-func (m *Manager) RepoSettings(ctx context.Context, dir string) (RepoSettings, error) {
+func (r *Repos) Settings(ctx context.Context, dir string) (RepoSettings, error) {
 	root, err := repoRoot(ctx, dir)
 	if err != nil {
 		return RepoSettings{}, err
 	}
 	rs := RepoSettings{Root: root, CopyFiles: DefaultCopyFiles}
-	b, err := m.store.RepoSettings(root)
+	b, err := r.rec.RepoSettings(root)
 	if err != nil || b == nil {
 		return rs, err
 	}
@@ -66,9 +75,9 @@ func (m *Manager) RepoSettings(ctx context.Context, dir string) (RepoSettings, e
 	return rs, nil
 }
 
-// PutRepoSettings validates and stores the settings of the repository
+// Put validates and stores the settings of the repository
 // containing rs.Root; bad input changes nothing.
-func (m *Manager) PutRepoSettings(ctx context.Context, rs RepoSettings) (RepoSettings, error) {
+func (r *Repos) Put(ctx context.Context, rs RepoSettings) (RepoSettings, error) {
 	root, err := repoRoot(ctx, rs.Root)
 	if err != nil {
 		return RepoSettings{}, err
@@ -81,7 +90,7 @@ func (m *Manager) PutRepoSettings(ctx context.Context, rs RepoSettings) (RepoSet
 	if err != nil {
 		return RepoSettings{}, fmt.Errorf("encode settings: %w", err)
 	}
-	if err := m.store.PutRepoSettings(root, b); err != nil {
+	if err := r.rec.PutRepoSettings(root, b); err != nil {
 		return RepoSettings{}, err
 	}
 	return rs, nil
@@ -112,14 +121,14 @@ func validateSettings(rs *RepoSettings) error {
 // prepareWorktree copies the repository's files into a new worktree and
 // returns the setup command to run there ("" for none). A failure is
 // logged, not fatal: the session is usable without them.
-func (m *Manager) prepareWorktree(ctx context.Context, wt *Worktree) string {
-	rs, err := m.RepoSettings(ctx, wt.Repo)
+func prepareWorktree(ctx context.Context, r *Repos, log *slog.Logger, wt *Worktree) string {
+	rs, err := r.Settings(ctx, wt.Repo)
 	if err != nil {
-		m.log.Error("read repository settings", "repo", wt.Repo, "err", err)
+		log.Error("read repository settings", "repo", wt.Repo, "err", err)
 		return ""
 	}
 	if _, err := gitrepo.CopyUntracked(ctx, rs.Root, wt.Path, rs.CopyFiles); err != nil {
-		m.log.Error("copy files into worktree", "worktree", wt.Path, "err", err)
+		log.Error("copy files into worktree", "worktree", wt.Path, "err", err)
 	}
 	return rs.SetupCommand
 }

@@ -56,15 +56,15 @@ func SessionRules(rules []Rule) []Rule {
 }
 
 // addRules records rules on the session (each once).
-func (m *Manager) addRules(sid string, rules []Rule) error {
-	_, err := m.changeSession(sid, func(s *Session) {
+func (t *table) addRules(sid string, rules []Rule) error {
+	_, err := t.changeSession(sid, func(s *Session) {
 		for _, r := range rules {
 			dup := false
 			for _, have := range s.PermissionRules {
 				dup = dup || have.same(r)
 			}
 			if !dup {
-				r.ID, r.CreatedAt = uuid.Must(uuid.NewV7()).String(), m.now()
+				r.ID, r.CreatedAt = uuid.Must(uuid.NewV7()).String(), t.now()
 				s.PermissionRules = append(append([]Rule(nil), s.PermissionRules...), r)
 			}
 		}
@@ -76,14 +76,14 @@ func (m *Manager) addRules(sid string, rules []Rule) error {
 // dropped from the CLI that drives the conversation first (see
 // RuleSetter); a rule the CLI wrote to a settings file cannot be removed
 // from here (409 conflict: the message names the file).
-func (m *Manager) RemoveRule(ctx context.Context, sid, rid string) (Session, error) {
-	lock, err := m.switchLock(sid)
+func (a *AgentSettings) RemoveRule(ctx context.Context, sid, rid string) (Session, error) {
+	lock, err := a.m.switchLock(sid)
 	if err != nil {
 		return Session{}, err
 	}
 	lock.Lock()
 	defer lock.Unlock()
-	sess, err := m.Session(sid)
+	sess, err := a.m.Session(sid)
 	if err != nil {
 		return Session{}, err
 	}
@@ -105,23 +105,23 @@ func (m *Manager) RemoveRule(ctx context.Context, sid, rid string) (Session, err
 	if found.Destination != "session" {
 		return Session{}, fmt.Errorf("Claude saved this rule in its %s file (%s); remove it there: %w", found.Destination, settingsFile(found.Destination), ErrConflict)
 	}
-	if err := m.dropFromAgent(ctx, sid, SessionRules(left)); err != nil {
+	if err := a.dropFromAgent(ctx, sid, SessionRules(left)); err != nil {
 		return Session{}, err
 	}
-	return m.changeSession(sid, func(s *Session) { s.PermissionRules = left })
+	return a.m.changeSession(sid, func(s *Session) { s.PermissionRules = left })
 }
 
 // dropFromAgent tells the session's driving agent runtime its new rules.
-func (m *Manager) dropFromAgent(ctx context.Context, sid string, rules []Rule) error {
-	m.mu.RLock()
-	st, ok := m.sessions[sid]
+func (a *AgentSettings) dropFromAgent(ctx context.Context, sid string, rules []Rule) error {
+	a.m.mu.RLock()
+	st, ok := a.m.sessions[sid]
 	var rt Runtime
 	if ok {
-		if ws := m.drivingAgentLocked(st); ws != nil {
+		if ws := a.m.drivingAgentLocked(st); ws != nil {
 			rt = ws.rt
 		}
 	}
-	m.mu.RUnlock()
+	a.m.mu.RUnlock()
 	if rs, ok := rt.(RuleSetter); ok {
 		return rs.SetRules(ctx, rules)
 	}

@@ -74,44 +74,6 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 	}
 }
 
-// Worker returns one worker.
-func (m *Manager) Worker(sid, wid string) (Info, error) {
-	info, _, err := m.Runtime(sid, wid)
-	return info, err
-}
-
-// WaitRuntime is Runtime, but waits (until ctx ends) for a runtime that is
-// still being built.
-func (m *Manager) WaitRuntime(ctx context.Context, sid, wid string) (Info, Runtime, error) {
-	m.mu.RLock()
-	_, ws, err := m.findLocked(sid, wid)
-	var built chan struct{}
-	if err == nil {
-		built = ws.built
-	}
-	m.mu.RUnlock()
-	if err != nil {
-		return Info{}, nil, err
-	}
-	select {
-	case <-built:
-	case <-ctx.Done():
-	}
-	return m.Runtime(sid, wid)
-}
-
-// Runtime returns a worker and its runtime (nil while it is being built or
-// when its kind is not available).
-func (m *Manager) Runtime(sid, wid string) (Info, Runtime, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	_, ws, err := m.findLocked(sid, wid)
-	if err != nil {
-		return Info{}, nil, err
-	}
-	return ws.view(), ws.rt, nil
-}
-
 // DeleteWorker stops a worker and removes it and its data.
 func (m *Manager) DeleteWorker(ctx context.Context, sid, wid string) error {
 	rt, err := m.removeWorker(sid, wid)
@@ -122,7 +84,7 @@ func (m *Manager) DeleteWorker(ctx context.Context, sid, wid string) error {
 	if rt != nil {
 		stopErr = m.stopWorker(ctx, wid, rt)
 	}
-	if err := m.store.DeleteWorker(sid, wid); err != nil {
+	if err := m.store.Records().DeleteWorker(sid, wid); err != nil {
 		return fmt.Errorf("delete worker data: %w", err)
 	}
 	return stopErr

@@ -27,29 +27,12 @@ type CreateSessionRequest struct {
 	Worktree bool   `json:"worktree"`
 	// ClaudeSessionID adopts a conversation the CLI already holds (one
 	// started in a terminal): the session's agent worker imports it and
-	// the next message resumes it. The edge checks that its file exists.
+	// the next message resumes it. Options.Adoptable checks that it
+	// exists.
 	ClaudeSessionID string `json:"claudeSessionId"`
 }
 
 const maxTitle = 200
-
-// Sessions returns every session, newest first.
-func (m *Manager) Sessions() []Session {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.sessionsLocked()
-}
-
-// Session returns one session.
-func (m *Manager) Session(id string) (Session, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	st, ok := m.sessions[id]
-	if !ok {
-		return Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
-	}
-	return st.snapshot(), nil
-}
 
 // ValidateCwd checks that dir is an absolute path to an existing directory
 // and returns it cleaned.
@@ -86,6 +69,11 @@ func validateTitle(t string) (string, error) {
 // workers: an agent worker (unless Agent is "none") and a git-diff worker
 // when the directory is a git work tree.
 func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (Session, error) {
+	if req.ClaudeSessionID != "" && m.adoptable != nil {
+		if err := m.adoptable(req.Cwd, req.ClaudeSessionID); err != nil {
+			return Session{}, err
+		}
+	}
 	title, err := validateTitle(req.Title)
 	if err != nil {
 		return Session{}, err
@@ -101,7 +89,7 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		if wt, err = m.addWorktree(ctx, req); err != nil {
 			return Session{}, err
 		}
-		cwd, setup = wt.Path, m.prepareWorktree(ctx, wt)
+		cwd, setup = wt.Path, prepareWorktree(ctx, NewRepos(m.store), m.log, wt)
 	} else if req.Repo != "" || req.Branch != "" {
 		return Session{}, fieldErr("worktree", "must be true when repo or branch is given")
 	}
@@ -208,17 +196,6 @@ func (m *Manager) addSession(st *sessionState) error {
 	return nil
 }
 
-// sessionWithConversation returns the session that holds the Claude
-// conversation id, "" for none. The caller holds m.mu.
-func (m *Manager) sessionWithConversation(id string) string {
-	for sid, st := range m.sessions {
-		if c := st.s.ClaudeSessionID; c != nil && *c == id {
-			return sid
-		}
-	}
-	return ""
-}
-
 // DeleteOptions say what else goes with a deleted session.
 type DeleteOptions struct {
 	RemoveWorktree bool // remove the worktree agentdesk made for it
@@ -258,7 +235,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 		}
 		m.endMarked(ctx, childproc.Exact(markers...), fam)
 	}
-	if err := m.store.DeleteSession(id); err != nil {
+	if err := m.store.Records().DeleteSession(id); err != nil {
 		return fmt.Errorf("delete session data: %w", err)
 	}
 	return stopErr

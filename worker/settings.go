@@ -49,21 +49,29 @@ func (r SettingsRequest) validate() error {
 	return nil
 }
 
-// UpdateSettings changes an sdk worker's model and permission mode: a
+// AgentSettings changes what the agents of a session run with: a chat
+// worker's model and permission mode (settings.go), the session's "Always
+// allow" rules (rules.go). Changes are serialised with switches.
+type AgentSettings struct{ m *Manager }
+
+// NewAgentSettings returns the settings of m's agent workers.
+func NewAgentSettings(m *Manager) *AgentSettings { return &AgentSettings{m: m} }
+
+// Update changes an sdk worker's model and permission mode: a
 // running CLI gets them first (a refusal changes nothing), then they are
 // stored with the worker and broadcast as worker-updated; a CLI started
 // later gets them as flags. Settings changes are serialised with switches.
-func (m *Manager) UpdateSettings(ctx context.Context, sid, wid string, req SettingsRequest) (Info, error) {
+func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req SettingsRequest) (Info, error) {
 	if err := req.validate(); err != nil {
 		return Info{}, err
 	}
-	lock, err := m.switchLock(sid)
+	lock, err := a.m.switchLock(sid)
 	if err != nil {
 		return Info{}, err
 	}
 	lock.Lock()
 	defer lock.Unlock()
-	info, rt, err := m.WaitRuntime(ctx, sid, wid)
+	info, rt, err := a.m.WaitRuntime(ctx, sid, wid)
 	if err != nil {
 		return Info{}, err
 	}
@@ -91,13 +99,13 @@ func (m *Manager) UpdateSettings(ctx context.Context, sid, wid string, req Setti
 	if err := sa.ApplySettings(ctx, next); err != nil {
 		return Info{}, err
 	}
-	saved, err := m.commitWorker(sid, wid, origin{by: byManager}, func(i *Info) {
+	saved, err := a.m.commitWorker(sid, wid, origin{by: byManager}, func(i *Info) {
 		i.Model, i.PermissionMode = next.Model, next.PermissionMode
 	})
 	if err != nil {
 		// Not stored: put the CLI back, so that the answer tells the truth.
 		if rerr := sa.ApplySettings(context.WithoutCancel(ctx), cur); rerr != nil {
-			m.log.Error("restore settings after a failed store", "worker", wid, "err", rerr)
+			a.m.log.Error("restore settings after a failed store", "worker", wid, "err", rerr)
 		}
 		return Info{}, err
 	}
@@ -107,21 +115,21 @@ func (m *Manager) UpdateSettings(ctx context.Context, sid, wid string, req Setti
 // commitWorker is changeWorker for a caller that must know whether the
 // change is on disk: it returns the record as stored, or the store's
 // error (and then nothing changed).
-func (m *Manager) commitWorker(sid, wid string, o origin, fn func(*Info)) (Info, error) {
-	m.commitMu.Lock()
-	defer m.commitMu.Unlock()
-	m.mu.RLock()
-	ws, next, ok := m.nextInfoLocked(sid, wid, o, fn)
-	m.mu.RUnlock()
+func (t *table) commitWorker(sid, wid string, o origin, fn func(*Info)) (Info, error) {
+	t.commitMu.Lock()
+	defer t.commitMu.Unlock()
+	t.mu.RLock()
+	ws, next, ok := t.nextInfoLocked(sid, wid, o, fn)
+	t.mu.RUnlock()
 	if !ok {
-		return m.Worker(sid, wid)
+		return t.Worker(sid, wid)
 	}
-	if err := m.putWorker(next); err != nil {
+	if err := t.putWorker(next); err != nil {
 		return Info{}, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	ws.info = next
-	m.publish(workerUpdated(next.clone()))
+	t.publish(workerUpdated(next.clone()))
 	return next.clone(), nil
 }

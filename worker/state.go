@@ -10,7 +10,7 @@ import (
 type sessionState struct {
 	s         Session // Workers is filled only in snapshots
 	workers   []*workerState
-	switching sessionLock // serialises Switch; never held with m.mu
+	switching sessionLock // serialises Switch; never held with table.mu
 }
 
 // sessionLock is a mutex by another name, so that sessionState documents
@@ -33,8 +33,8 @@ type workerState struct {
 
 func newWorkerState(i Info) *workerState { return &workerState{info: i, built: make(chan struct{})} }
 
-func (m *Manager) findLocked(sid, wid string) (*sessionState, *workerState, error) {
-	st, ok := m.sessions[sid]
+func (t *table) findLocked(sid, wid string) (*sessionState, *workerState, error) {
+	st, ok := t.sessions[sid]
 	if !ok {
 		return nil, nil, fmt.Errorf("session %q: %w", sid, ErrNotFound)
 	}
@@ -47,9 +47,9 @@ func (m *Manager) findLocked(sid, wid string) (*sessionState, *workerState, erro
 }
 
 // sessionsLocked returns snapshots of every session, newest first.
-func (m *Manager) sessionsLocked() []Session {
-	out := make([]Session, 0, len(m.sessions))
-	for _, st := range m.sessions {
+func (t *table) sessionsLocked() []Session {
+	out := make([]Session, 0, len(t.sessions))
+	for _, st := range t.sessions {
 		out = append(out, st.snapshot())
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -106,24 +106,24 @@ func (i Info) clone() Info {
 	return c
 }
 
-func (m *Manager) putWorker(i Info) error {
+func (t *table) putWorker(i Info) error {
 	b, err := json.Marshal(i)
 	if err != nil {
 		return fmt.Errorf("encode worker: %w", err)
 	}
-	if err := m.store.PutWorker(i.SessionID, i.ID, b); err != nil {
+	if err := t.store.Records().PutWorker(i.SessionID, i.ID, b); err != nil {
 		return fmt.Errorf("store worker: %w", err)
 	}
 	return nil
 }
 
-func (m *Manager) putSession(s Session) error {
+func (t *table) putSession(s Session) error {
 	s.Workers = nil
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("encode session: %w", err)
 	}
-	if err := m.store.PutSession(s.ID, b); err != nil {
+	if err := t.store.Records().PutSession(s.ID, b); err != nil {
 		return fmt.Errorf("store session: %w", err)
 	}
 	return nil

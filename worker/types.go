@@ -5,7 +5,13 @@
 // Factory (and, when it can refuse options, a Validator) registered on the
 // Manager; this package never imports them. kind.go is the contract a kind
 // meets, report.go what it tells the manager, lifecycle.go the one table
-// of status transitions.
+// of status transitions, table.go the state the Manager changes.
+//
+// The use cases around the lifecycles are services built on the Manager:
+// here AgentSettings, Repos, Usage, FileList and Export; in subpackages
+// that are not kinds, review (comments), gitops (git from the UI),
+// attention (the "needs you" list), notify (Web Push), adopt (the CLI's
+// own conversations) and find (search).
 package worker
 
 import "time"

@@ -40,7 +40,7 @@ func (r reporter) RateLimit(rl usage.RateLimit) {
 	}
 	r.m.commitMu.Lock()
 	defer r.m.commitMu.Unlock()
-	if err := <-r.m.store.PutRateLimit(b); err != nil {
+	if err := <-r.m.store.Records().PutRateLimit(b); err != nil {
 		r.m.log.Error("store rate limit", "worker", r.wid, "err", err)
 		return
 	}
@@ -54,10 +54,24 @@ type rateLimitFrame struct {
 	RateLimit RateLimitState `json:"rateLimit"`
 }
 
+// Usage answers what the agents used: the roll-up of the stored usage
+// records and the latest rate-limit state. Safe for concurrent use.
+type Usage struct{ m *Manager }
+
+// NewUsage returns the usage of m's workers.
+func NewUsage(m *Manager) *Usage { return &Usage{m: m} }
+
+// UsageGroup is how a roll-up is grouped: by day, session or model.
+type UsageGroup = usage.Group
+
+// ParseUsageGroup reads a grouping ("" is by day); an unknown one is an
+// error.
+func ParseUsageGroup(s string) (UsageGroup, error) { return usage.ParseGroup(s) }
+
 // RateLimit returns the latest stored rate-limit state, nil when no CLI
 // has reported one (API-key logins never do).
-func (m *Manager) RateLimit() (*RateLimitState, error) {
-	b, err := m.store.RateLimit()
+func (u *Usage) RateLimit() (*RateLimitState, error) {
+	b, err := u.m.store.Records().RateLimit()
 	if err != nil || b == nil {
 		return nil, err
 	}
@@ -94,12 +108,12 @@ type UsageRow struct {
 	Title string `json:"title,omitempty"`
 }
 
-// Usage rolls up the stored usage records in q's range. Its cost is the
+// Report rolls up the stored usage records in q's range. Its cost is the
 // number of turns in the range: it reads the per-turn records the sdk
 // workers keep (worker/sdk/meter.go), never the message logs.
-func (m *Manager) Usage(q UsageQuery) (UsageReport, error) {
+func (u *Usage) Report(q UsageQuery) (UsageReport, error) {
 	var recs []usage.Record
-	err := m.store.UsageRange(q.From, q.To, func(v []byte) error {
+	err := u.m.store.UsageRange(q.From, q.To, func(v []byte) error {
 		var rec usage.Record
 		if err := json.Unmarshal(v, &rec); err != nil {
 			return fmt.Errorf("decode usage record: %w", err)
@@ -115,11 +129,11 @@ func (m *Manager) Usage(q UsageQuery) (UsageReport, error) {
 	rows, total := usage.Rollup(recs, q.Group)
 	rep := UsageReport{From: q.From, To: q.To, GroupBy: q.Group, Session: q.Session,
 		Rows: make([]UsageRow, len(rows)), Total: total}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+	u.m.mu.RLock()
+	defer u.m.mu.RUnlock()
 	for i, r := range rows {
 		rep.Rows[i].Row = r
-		if st, ok := m.sessions[r.Key]; ok && q.Group == usage.BySession {
+		if st, ok := u.m.sessions[r.Key]; ok && q.Group == usage.BySession {
 			rep.Rows[i].Title = st.s.Title
 		}
 	}

@@ -170,7 +170,7 @@ func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 
 // drivingAgentLocked returns the agent worker that drives the session's
 // conversation, if it is still alive.
-func (m *Manager) drivingAgentLocked(st *sessionState) *workerState {
+func (t *table) drivingAgentLocked(st *sessionState) *workerState {
 	if st.s.ActiveAgentWorkerID == nil {
 		return nil
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker"
 )
 
 // BenchmarkSearchScale builds a store of AGENTDESK_SEARCH_N messages
@@ -149,8 +148,8 @@ func fillStore(b *testing.B, st *persist.Store, cat *fakeCatalog, words []string
 
 type sessionSpec struct{ id, wid string }
 
-func specSessions(specs []sessionSpec) []worker.Session {
-	out := make([]worker.Session, len(specs))
+func specSessions(specs []sessionSpec) []Session {
+	out := make([]Session, len(specs))
 	for i, s := range specs {
 		out[i] = session(s.id, "session "+s.id, s.wid)
 	}

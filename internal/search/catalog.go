@@ -52,8 +52,8 @@ func (x *Indexer) syncCatalog() error {
 	x.routes.set(sessions)
 	for _, s := range sessions {
 		titles[s.ID] = s.Title
-		for _, w := range s.Workers {
-			known[w.ID] = s.ID
+		for _, wid := range s.Workers {
+			known[wid] = s.ID
 		}
 		if old, ok := x.cat0.Titles[s.ID]; ok && old == s.Title {
 			continue

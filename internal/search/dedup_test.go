@@ -1,21 +1,18 @@
 package search
 
 import (
+	"slices"
 	"testing"
 	"time"
-
-	"github.com/agentdesk/agentdesk/worker"
 )
 
 // agentSession is a session whose workers were created in the order of
-// wids, a minute apart.
-func agentSession(id string, wids ...string) worker.Session {
-	s := session(id, "switched")
-	for i, w := range wids {
-		s.Workers = append(s.Workers, worker.Info{ID: w, SessionID: id,
-			CreatedAt: time.Date(2026, 1, 2, 3, 4+i, 5, 0, time.UTC)})
-	}
-	return s
+// wids; the catalog lists them newest first (worker/find sorts them by
+// creation time).
+func agentSession(id string, wids ...string) Session {
+	newest := slices.Clone(wids)
+	slices.Reverse(newest)
+	return session(id, "switched", newest...)
 }
 
 // TestOneHitPerMessage (issue 22, item 5): each chat ⇄ terminal round

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker"
 )
 
 // TestMain checks for leaks; bleve's shared analysis workers are started
@@ -24,21 +23,21 @@ func TestMain(m *testing.M) {
 // deadline guards every wait: a wait that ends by it failed.
 const deadline = 2 * time.Minute
 
-// fakeCatalog stands in for the worker.Manager: sessions and a hub of
+// fakeCatalog stands in for the sessions: a list and a hub of
 // lifecycle events.
 type fakeCatalog struct {
 	mu       sync.Mutex
-	sessions []worker.Session
+	sessions []Session
 	events   *hub.Hub
 	seq      uint64
 }
 
 func newCatalog() *fakeCatalog { return &fakeCatalog{events: hub.New(0)} }
 
-func (c *fakeCatalog) Sessions() []worker.Session {
+func (c *fakeCatalog) Sessions() []Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]worker.Session(nil), c.sessions...)
+	return append([]Session(nil), c.sessions...)
 }
 
 func (c *fakeCatalog) Subscribe() (*hub.Sub, []byte, error) {
@@ -47,7 +46,7 @@ func (c *fakeCatalog) Subscribe() (*hub.Sub, []byte, error) {
 }
 
 // set replaces the sessions and publishes a lifecycle event.
-func (c *fakeCatalog) set(ss ...worker.Session) {
+func (c *fakeCatalog) set(ss ...Session) {
 	c.mu.Lock()
 	c.sessions = ss
 	c.seq++
@@ -56,10 +55,10 @@ func (c *fakeCatalog) set(ss ...worker.Session) {
 	c.events.Publish(seq, hub.Frame{Data: []byte(`{"type":"session-updated"}`)})
 }
 
-func session(id, title string, wids ...string) worker.Session {
-	s := worker.Session{ID: id, Title: title, CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+func session(id, title string, wids ...string) Session {
+	s := Session{ID: id, Title: title, CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	for _, w := range wids {
-		s.Workers = append(s.Workers, worker.Info{ID: w, SessionID: id})
+		s.Workers = append(s.Workers, w)
 	}
 	return s
 }

@@ -12,14 +12,24 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
-	"github.com/agentdesk/agentdesk/worker"
 )
 
 // Catalog is where the indexer learns the sessions, their workers and
-// titles, and hears that they changed: the worker.Manager.
+// titles, and hears that they changed (in agentdesk, the domain's
+// sessions, through a small adapter: this package knows no worker).
 type Catalog interface {
-	Sessions() []worker.Session
+	Sessions() []Session
+	// Subscribe returns a subscription that is told each change of the
+	// sessions; its frames' content does not matter.
 	Subscribe() (*hub.Sub, []byte, error)
+}
+
+// Session is what the index needs of a session.
+type Session struct {
+	ID        string
+	Title     string
+	CreatedAt time.Time
+	Workers   []string // the ids of its workers, newest first (a hit opens the newest that holds the message)
 }
 
 // Indexer owns the index and the goroutine that keeps it up to date.

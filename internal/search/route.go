@@ -1,11 +1,8 @@
 package search
 
 import (
-	"cmp"
 	"slices"
 	"sync"
-
-	"github.com/agentdesk/agentdesk/worker"
 )
 
 // A message has one identity across the workers of a conversation: its
@@ -23,22 +20,12 @@ type routes struct {
 	bySID map[string][]string
 }
 
-// set replaces the lists with those of ss.
-func (r *routes) set(ss []worker.Session) {
+// set replaces the lists with those of ss (each session's workers come
+// newest first).
+func (r *routes) set(ss []Session) {
 	m := make(map[string][]string, len(ss))
 	for _, s := range ss {
-		ws := slices.Clone(s.Workers)
-		slices.SortFunc(ws, func(a, b worker.Info) int {
-			if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
-				return c
-			}
-			return cmp.Compare(b.ID, a.ID) // ids are UUIDv7: later sorts higher
-		})
-		ids := make([]string, len(ws))
-		for i, w := range ws {
-			ids[i] = w.ID
-		}
-		m[s.ID] = ids
+		m[s.ID] = slices.Clone(s.Workers)
 	}
 	r.mu.Lock()
 	r.bySID = m

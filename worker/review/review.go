@@ -1,8 +1,9 @@
 // Package review owns the review comments a person writes on a session's
 // diff: what one is, how a request for one is checked against the files of
 // the work tree, when one is outdated, and the message that sends a review
-// to the agent. It reads files and runs git; storage and delivery belong to
-// its callers (worker.Manager, the server).
+// to the agent. Its Service (service.go, edit.go, send.go) keeps them in
+// the store's records and delivers a review to the session's agent; it
+// runs no goroutine of its own.
 package review
 
 import (

@@ -1,4 +1,4 @@
-package server
+package attention
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-// appEvent holds the fields of the /ws/app frames the attention list needs.
+// appEvent holds the fields of the /ws/app frames the list needs.
 type appEvent struct {
 	Type      string           `json:"type"`
 	SessionID string           `json:"sessionId"`
@@ -20,7 +20,7 @@ type appEvent struct {
 
 // observe notes activity changes; a turn that ends (a busy activity becomes
 // idle) is marked unseen until someone opens its session.
-func (a *attention) observe(data []byte) {
+func (l *List) observe(data []byte) {
 	var e appEvent
 	if json.Unmarshal(data, &e) != nil {
 		return
@@ -29,29 +29,29 @@ func (a *attention) observe(data []byte) {
 	case wire.TypeSessionsSync:
 		for _, s := range e.Sessions {
 			for _, w := range s.Workers {
-				a.note(w.SessionID, w.ID, w.Activity)
+				l.note(w.SessionID, w.ID, w.Activity)
 			}
 		}
 	case wire.TypeWorkerActivity:
-		a.note(e.SessionID, e.WorkerID, e.Activity)
+		l.note(e.SessionID, e.WorkerID, e.Activity)
 	case wire.TypeWorkerCreated, wire.TypeWorkerUpdated:
 		if e.Worker != nil {
-			a.note(e.Worker.SessionID, e.Worker.ID, e.Worker.Activity)
+			l.note(e.Worker.SessionID, e.Worker.ID, e.Worker.Activity)
 		}
 	}
 }
 
-func (a *attention) note(sid, wid string, act *worker.Activity) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+func (l *List) note(sid, wid string, act *worker.Activity) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	next := worker.Activity("")
 	if act != nil {
 		next = *act
 	}
-	prev, seen := a.last[wid]
-	a.last[wid] = next
+	prev, seen := l.last[wid]
+	l.last[wid] = next
 	if seen && busy(prev) && next == worker.ActivityIdle {
-		a.marks.markUnseen(sid, wid, a.now())
+		l.marks.markUnseen(sid, wid, l.now())
 	}
 }
 
@@ -59,14 +59,15 @@ func busy(a worker.Activity) bool {
 	return a == worker.ActivityActive || a == worker.ActivityStalled || a == worker.ActivityAsking
 }
 
-// seen clears the unseen marks of a session's workers.
-func (a *attention) seen(sid string) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if err := a.marks.clearSession(sid); err != nil {
+// Seen clears the unseen marks of a session's workers (a tab shows it);
+// the error says they could not be stored.
+func (l *List) Seen(sid string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.marks.clearSession(sid); err != nil {
 		return err
 	}
-	a.refreshLocked()
+	l.refreshLocked()
 	return nil
 }
 
@@ -76,15 +77,15 @@ type pendingLister interface {
 }
 
 // requests lists a worker's waiting permission requests, each its item.
-func (a *attention) requests(base attentionItem) []attentionItem {
-	_, rt, err := a.mgr.Runtime(base.SessionID, base.WorkerID)
+func (l *List) requests(base Item) []Item {
+	_, rt, err := l.mgr.Runtime(base.SessionID, base.WorkerID)
 	pl, ok := rt.(pendingLister)
 	if err != nil || !ok {
 		it := base
-		it.Kind, it.Title = attnPermission, "Waiting for your answer"
-		return []attentionItem{it}
+		it.Kind, it.Title = KindPermission, "Waiting for your answer"
+		return []Item{it}
 	}
-	var out []attentionItem
+	var out []Item
 	for _, f := range pl.PendingRequests() {
 		var p wire.Permission
 		if json.Unmarshal(f, &p) != nil {
@@ -100,11 +101,11 @@ func (a *attention) requests(base attentionItem) []attentionItem {
 func requestKind(tool string) string {
 	switch tool {
 	case "AskUserQuestion":
-		return attnQuestion
+		return KindQuestion
 	case "ExitPlanMode":
-		return attnPlan
+		return KindPlan
 	}
-	return attnPermission
+	return KindPermission
 }
 
 // requestTitle is a one-line summary: the question, the command, the file.
@@ -116,7 +117,7 @@ func requestTitle(p wire.Permission) string {
 		if qs, ok := in["questions"].([]any); ok && len(qs) > 0 {
 			if q, ok := qs[0].(map[string]any); ok {
 				if s, ok := q["question"].(string); ok {
-					return clip(s)
+					return Clip(s)
 				}
 			}
 		}
@@ -126,16 +127,17 @@ func requestTitle(p wire.Permission) string {
 	}
 	for _, k := range []string{"command", "file_path", "path", "url", "pattern"} {
 		if s, ok := in[k].(string); ok && s != "" {
-			return clip(p.ToolName + ": " + s)
+			return Clip(p.ToolName + ": " + s)
 		}
 	}
 	if p.Description != "" {
-		return clip(p.ToolName + ": " + p.Description)
+		return Clip(p.ToolName + ": " + p.Description)
 	}
 	return p.ToolName
 }
 
-func clip(s string) string {
+// Clip makes s one line of at most 140 characters.
+func Clip(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > 140 {
 		return string(r[:139]) + "…"
@@ -143,7 +145,8 @@ func clip(s string) string {
 	return s
 }
 
-func requestID(f json.RawMessage) string {
+// RequestID is the requestId of a permission-request frame, "" for none.
+func RequestID(f json.RawMessage) string {
 	if len(f) == 0 {
 		return ""
 	}
@@ -152,4 +155,15 @@ func requestID(f json.RawMessage) string {
 	}
 	_ = json.Unmarshal(f, &p)
 	return p.RequestID
+}
+
+// HasRequest reports whether frames (a runtime's waiting permission
+// requests) hold the request rid.
+func HasRequest(frames []json.RawMessage, rid string) bool {
+	for _, f := range frames {
+		if RequestID(f) == rid {
+			return true
+		}
+	}
+	return false
 }
