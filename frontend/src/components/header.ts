@@ -37,7 +37,7 @@ export class Header {
       this.menuButton,
       h('a', { class: 'brand', href: '/', onClick: onHome }, 'agentdesk'),
       h('span', { class: 'spacer' }),
-      h('span', { class: 'shortcut-hint', 'aria-hidden': 'true' }, 'Alt+N new session · Alt+T terminal · Alt+1…9 tabs · Alt+S sessions · Alt+P pane · Alt+J chat ⇄ terminal'),
+      h('span', { class: 'shortcut-hint', 'aria-hidden': 'true' }, 'Alt+N new session · Alt+T terminal · Alt+1…9 tabs · Alt+S sessions · Alt+P pane · Alt+J chat ⇄ terminal · Alt+M mode'),
       this.theme,
       this.conn,
     );
