@@ -50,8 +50,11 @@ export class ChatPane implements Pane {
   private worker: Worker;
   private visible = false;
   private readonly loop = new RenderLoop(this.transcript, () => {
-    this.copies.refresh();
     this.scroller.keep();
+    // The buttons of what shows go in before the frame is painted: added
+    // later, they would push the messages in view (a layout shift).
+    if (this.copies.decorateInView()) this.scroller.keep();
+    this.copies.refresh();
   });
   private sweepOnActivity = false;
   private socketState: SocketState = 'connecting';
