@@ -6,8 +6,9 @@
 // light and the dark theme. axe's color-contrast rule holds every text on
 // those screens, the highlighted code's tokens included, at AA contrast.
 // A violation fails the test with its rule, node and axe's summary.
+// Screenshots of every screen go to $SHOTS_DIR when it is set.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -83,6 +84,8 @@ function script() {
   ];
 }
 
+const shots = process.env.SHOTS_DIR;
+
 const combos = [['desktop', desktop], ['phone', phone]].flatMap(([size, opts]) => ['light', 'dark'].map((scheme) => ({ size, scheme, opts: { ...opts, colorScheme: scheme } })));
 
 describe('accessibility (axe-core, WCAG 2.1 A/AA)', { timeout: 600_000 }, () => {
@@ -138,6 +141,12 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', { timeout: 600_000 }, () => 
       const check = async (screen, scroller = null) => {
         const v = scroller === null ? await axeViolations(page) : await axeViolationsScrolled(page, scroller);
         if (v.length > 0) found.push(`${screen}:\n  ${describeViolations(v).replace(/\n/g, '\n  ')}`);
+        await shoot(screen);
+      };
+      const shoot = async (screen) => {
+        if (!shots) return;
+        await mkdir(shots, { recursive: true });
+        await page.screenshot({ path: path.join(shots, `${size}-${scheme}-${screen.replace(/\W+/g, '-')}.png`) });
       };
       const phoneSize = size === 'phone';
       const openDrawer = async () => {
@@ -160,6 +169,13 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', { timeout: 600_000 }, () => 
       await pane.locator('.chat-perm').waitFor();
       await pane.locator('.hl-chroma').first().waitFor();
       await check('chat with tool cards and a permission card', '.pane-chat:not([hidden]) .chat-scroll');
+      for (const [i, what] of [[0, 'go'], [1, 'python'], [4, 'diff']]) {
+        await pane.locator('.hl-chroma').nth(i).scrollIntoViewIfNeeded();
+        await shoot(`chat code ${what}`);
+      }
+      await pane.locator('.tool-diff').first().scrollIntoViewIfNeeded();
+      await shoot('chat edit diff');
+      await pane.locator('.chat-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight; });
 
       await page.goto(`${server.url}/s/${chat.sid}/w/${term}`);
       await page.locator('.pane-terminal:not([hidden]) .term-status[data-state="open"]').waitFor();
