@@ -1,6 +1,6 @@
 // axe-core in the browser tests: its source (node_modules/axe-core, pinned in
 // package.json) is injected into the page, and axe.run checks the WCAG 2.1
-// A and AA rules. Nothing is fetched: the script travels as a string, and is
+// A and AA rules (and 2.2 AA's). Nothing is fetched: the script travels as a string, and is
 // evaluated through the DevTools protocol (page.evaluate) because the app's
 // Content-Security-Policy rightly refuses the inline <script> that
 // page.addScriptTag({content}) would add.
@@ -10,11 +10,11 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 let source = null;
 
-/** The rule tags checked: WCAG 2.0 and 2.1, levels A and AA. */
-export const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** The rule tags checked: WCAG 2.0 and 2.1, levels A and AA, and 2.2 AA (target size). */
+export const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
- * The WCAG 2.1 A/AA violations of the page now (or of the part matched by
+ * The WCAG A/AA violations of the page now (or of the part matched by
  * include, a CSS selector), as axe reports them: [{ id, impact, help, nodes:
  * [{ target, summary }] }].
  */
