@@ -14,6 +14,7 @@ import { ChatFind, installSearchKeys } from './components/chat-find';
 import { revealMessage, SearchPalette } from './components/search-palette';
 import { sessionLabel } from './components/session-row';
 import { SessionView } from './components/session-view';
+import { SkipLinks } from './components/skip-links';
 import { Sidebar } from './components/sidebar';
 import { h } from './dom';
 import { isPlainClick, parseRoute, Router, type Route } from './router';
@@ -67,7 +68,9 @@ export class App {
     });
     this.notice = h('div', { class: 'notice' });
     this.main = h('main', { class: 'main', id: 'main' }, this.notice);
-    const app = h('div', { class: 'app' }, this.header.el, this.notifyBanner.el, h('div', { class: 'body' }, this.sidebar.el, this.main));
+    const skip = new SkipLinks(this.main);
+    this.cleanups.push(() => skip.dispose());
+    const app = h('div', { class: 'app' }, skip.el, this.header.el, this.notifyBanner.el, h('div', { class: 'body' }, this.sidebar.el, this.main));
     this.drawer = new Drawer(app, this.sidebar.el, this.header.menuButton);
     app.append(this.drawer.backdrop);
     this.inbox = new Inbox(api, { currentSid: () => this.router.current.sid, open: (sid, wid) => this.router.go({ sid, wid }) }, this.header.menuButton);
@@ -118,6 +121,7 @@ export class App {
       focusPane: () => this.currentView()?.focusPane(),
       moveSession: (d) => this.moveSession(d),
       switchAgent: () => this.currentView()?.switchAgent(),
+      cycleMode: () => this.currentView()?.cycleMode(),
     }));
     this.installSearch();
     this.renderMain();

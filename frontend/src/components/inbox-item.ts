@@ -48,11 +48,14 @@ export class InboxItem {
   constructor(readonly item: AttentionItem, open: (it: AttentionItem) => void, answer: (it: AttentionItem, a: Answer) => Promise<void>) {
     this.time = h('time', { class: 'inbox-time', datetime: item.since });
     const label = item.sessionTitle || 'Untitled session';
-    const link = h('button', { class: 'inbox-open', type: 'button', 'aria-label': `${kindText[item.kind]}: ${item.title}, in ${label}. Open the session` },
-      h('span', { class: 'inbox-kind', 'data-kind': item.kind }, kindText[item.kind]),
-      h('span', { class: 'inbox-session' }, label),
-      this.time,
-      h('span', { class: 'inbox-title' }, item.title));
+    // The name is the text shown, joined into a sentence by words only
+    // screen readers read (a name other than the text hides it from speech control).
+    const sr = (text: string): HTMLElement => h('span', { class: 'sr-only' }, text);
+    const link = h('button', { class: 'inbox-open', type: 'button' },
+      h('span', { class: 'inbox-kind', 'data-kind': item.kind }, kindText[item.kind]), sr(' in '),
+      h('span', { class: 'inbox-session' }, label), sr(', waiting '),
+      this.time, sr(': '),
+      h('span', { class: 'inbox-title' }, item.title), sr('. Open the session'));
     link.addEventListener('click', () => open(item));
     this.el = h('li', { class: 'inbox-item', 'data-kind': item.kind, 'data-sid': item.sessionId }, link);
     const req = item.request;

@@ -130,6 +130,11 @@ export class SessionView {
     }
   }
 
+  /** The shown chat's next permission mode (Alt+M). */
+  cycleMode(): void {
+    if (this.selected !== null) this.panes.get(this.selected)?.cycleMode?.();
+  }
+
   /** Moves the conversation between chat and terminal (Alt+J). */
   switchAgent(): void {
     this.error.textContent = '';

@@ -39,6 +39,12 @@ export class WorkerTabs {
   readonly el: HTMLElement;
   readonly menu: AddWorkerMenu;
   private readonly list: HTMLElement;
+  /**
+   * The tab list of assistive technology: it owns the tabs (aria-owns),
+   * and only them. A tablist may hold nothing but tabs, so the close
+   * buttons beside them stay in the strip (this.list), outside it.
+   */
+  private readonly tablist: HTMLElement;
   private readonly history: MenuButton;
   private readonly tabs = new Map<string, HTMLElement>();
   private shown: Worker[] = [];
@@ -54,10 +60,11 @@ export class WorkerTabs {
   private watched: HTMLElement | null = null;
 
   constructor(private readonly actions: TabActions) {
-    this.list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Workers' });
+    this.list = h('div', { class: 'tabs' });
+    this.tablist = h('div', { class: 'tabs-owner', role: 'tablist', 'aria-label': 'Workers' });
     this.menu = new AddWorkerMenu((kind) => actions.add(kind));
     this.history = new MenuButton(h('button', { class: 'btn btn-small history-btn', type: 'button', hidden: true }), 'Earlier agents');
-    this.el = h('div', { class: 'tabbar' }, this.list, h('div', { class: 'tab-tools' }, this.history.el, this.menu.el));
+    this.el = h('div', { class: 'tabbar' }, this.tablist, this.list, h('div', { class: 'tab-tools' }, this.history.el, this.menu.el));
     this.list.addEventListener('keydown', (ev) => this.onKey(ev));
     this.sizes.observe(this.list);
   }
@@ -70,6 +77,7 @@ export class WorkerTabs {
   render(workers: Worker[], selected: string | null): void {
     this.shown = workers.filter((w) => !isReadOnlyAgent(w) || w.id === selected);
     reconcile(this.list, this.shown, (w) => w.id, this.tabs, (w) => this.create(w), (el, w) => this.update(el, w, w.id === selected));
+    this.tablist.setAttribute('aria-owns', this.shown.map((w) => `tab-${w.id}`).join(' '));
     this.renderHistory(workers.filter((w) => isReadOnlyAgent(w) && w.id !== selected).reverse());
     if (selected !== this.lastSelected) {
       this.lastSelected = selected;

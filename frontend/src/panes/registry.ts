@@ -23,6 +23,8 @@ export interface Pane {
   focus?(): void;
   /** Optional: show this file (a path absolute or relative to the session's directory). */
   openFile?(path: string): void;
+  /** Optional: the agent's next permission mode (Alt+M). */
+  cycleMode?(): void;
 }
 
 /** What a pane is built from. session and worker are snapshots at creation time. */

@@ -32,6 +32,7 @@ const droppedLine = '\x1b[2m[older output dropped]\x1b[22m\r\n';
 class TerminalPane implements Pane {
   readonly el: HTMLElement;
   private readonly host: HTMLElement;
+  private readonly hintId: string;
   private readonly chrome: TermChrome;
   private readonly banner = new TermBanner();
   private readonly term = new Terminal(terminalOptions(activeTheme()));
@@ -57,9 +58,14 @@ class TerminalPane implements Pane {
       appCursor: () => this.term.modes.applicationCursorKeysMode,
       focus: () => this.term.focus(),
     });
-    this.host = h('div', { class: 'term-host' });
+    // Every key goes to the program, Tab and Shift+Tab too: the way out is
+    // said to screen readers, as the description of the terminal.
+    const hint = h('p', { class: 'sr-only', id: `term-hint-${ctx.worker.id}` },
+      'Keys go to the program, Tab and Shift+Tab too. Alt+S moves to the session list, Alt+P back here, Alt+1 to Alt+9 to another tab.');
+    this.hintId = hint.id;
+    this.host = h('div', { class: 'term-host', role: 'region', 'aria-label': 'Terminal', 'aria-describedby': hint.id });
     this.el = h('div', { class: 'pane pane-terminal', hidden: true },
-      this.chrome.bar, h('div', { class: 'term-body' }, this.host, this.chrome.cover), this.banner.el, this.chrome.keybar.el);
+      this.chrome.bar, h('div', { class: 'term-body' }, this.host, this.chrome.cover), this.banner.el, this.chrome.keybar.el, hint);
     this.el.dataset.workerId = ctx.worker.id;
     this.term.loadAddon(this.fit);
     this.term.onData((data) => this.input(this.chrome.keybar.transform(data)));
@@ -128,6 +134,7 @@ class TerminalPane implements Pane {
   /** Opens xterm; the element must be in the document. */
   private openTerminal(): void {
     this.term.open(this.host);
+    this.term.textarea?.setAttribute('aria-describedby', this.hintId); // what takes the focus
     this.resizeObs = new ResizeObserver(() => this.scheduleFit());
     this.resizeObs.observe(this.host);
     this.setStatus('starting…', 'connecting');

@@ -3,7 +3,9 @@
 // ArrowUp/Down move, Enter or Tab picks, Escape closes (and only closes:
 // the keys are taken in the capture phase on the composer, before the
 // composer sends on Enter or the pane cancels a turn on Escape); a click or
-// tap picks too. The box is an ARIA combobox over a listbox.
+// tap picks too. The box is a textbox with list autocompletion whose active
+// option is its aria-activedescendant (a textarea cannot take the combobox
+// role, and aria-expanded is not allowed on a textbox).
 import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
 import { filterCommands, trigger, type CompletionSource, type SlashCommand, type Trigger } from './complete-source';
@@ -38,7 +40,6 @@ export class Completion {
     this.list.addEventListener('click', (ev) => this.clicked(ev));
     input.setAttribute('aria-autocomplete', 'list');
     input.setAttribute('aria-controls', this.listId);
-    input.setAttribute('aria-expanded', 'false');
     input.addEventListener('input', () => this.update());
     input.addEventListener('click', () => this.update());
     input.addEventListener('blur', () => this.close());
@@ -75,7 +76,6 @@ export class Completion {
     this.items = [];
     this.el.hidden = true;
     this.list.replaceChildren();
-    this.input.setAttribute('aria-expanded', 'false');
     this.input.removeAttribute('aria-activedescendant');
   }
 
@@ -88,7 +88,6 @@ export class Completion {
       class: 'chat-complete-option', role: 'option', id: `${this.listId}-${i}`, 'data-index': i, 'aria-selected': 'false',
     }, h('span', { class: 'chat-complete-label' }, it.label), h('span', { class: 'chat-complete-detail' }, it.detail))));
     this.el.hidden = false;
-    this.input.setAttribute('aria-expanded', 'true');
     this.highlight();
   }
 

@@ -43,7 +43,7 @@ export class ChatChrome {
   constructor(ctx: PaneContext, banner: Banner, hooks: ChromeHooks) {
     this.settings = new SettingsBar(ctx.api, ctx.session.id, ctx.worker, (msg) => banner.show('settings', msg));
     this.settings.update(ctx.worker, ctx.session);
-    this.composer = new Composer({ send: hooks.send, cancel: hooks.cancel, cycleMode: () => this.settings.cycleMode(),
+    this.composer = new Composer({ send: hooks.send, cancel: hooks.cancel,
       queueFiles: (content, attachments) =>
         ctx.api.request('POST', ctx.api.workerPath(ctx.session.id, ctx.worker.id) + '/input', { content, when: 'queue', attachments }) });
     new Completion(this.composer.input, this.composer.el, apiSource(ctx.api, ctx.session.id, ctx.worker.id));

@@ -8,6 +8,7 @@ import { h } from '../../dom';
 import type { Activity, Session, Worker } from '../../types';
 import type { SocketState } from '../../ws';
 import type { Pane, PaneContext } from '../registry';
+import { FocusGroup } from '../../focus-group';
 import { Banner } from './banner';
 import type { OutAttachment } from './attach-tray';
 import type { Composer } from './composer';
@@ -49,8 +50,11 @@ export class ChatPane implements Pane {
   private worker: Worker;
   private visible = false;
   private readonly loop = new RenderLoop(this.transcript, () => {
-    this.copies.refresh();
     this.scroller.keep();
+    // The buttons of what shows go in before the frame is painted: added
+    // later, they would push the messages in view (a layout shift).
+    if (this.copies.decorateInView()) this.scroller.keep();
+    this.copies.refresh();
   });
   private sweepOnActivity = false;
   private socketState: SocketState = 'connecting';
@@ -79,6 +83,9 @@ export class ChatPane implements Pane {
     this.el.dataset.workerId = ctx.worker.id;
     this.composer.tray.listen(this.composer.input, this.el);
     this.copies = new CopyButtons(this.scroller.el, this.el);
+    // The messages' buttons, links and code are one Tab stop (focus-group.ts).
+    this.el.append(new FocusGroup(this.scroller.el,
+      'Tab enters the messages’ buttons, links and code at the newest; the arrow keys move between them; Tab leaves them.').hint);
     // Busy until the first history-end: the history read first is no news to announce.
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
@@ -138,6 +145,10 @@ export class ChatPane implements Pane {
     this.scroller.saveView();
     this.visible = false;
     this.el.hidden = true;
+  }
+
+  cycleMode(): void {
+    this.settings.cycleMode();
   }
 
   focus(): void {

@@ -3,6 +3,7 @@
 // messages always goes in as textContent; only the server's sanitized
 // markdown HTML (the frame's "html") is inserted as HTML.
 import { h } from '../../dom';
+import { codeBoxes } from '../../scroll-box';
 import { setCopySource } from './copy';
 import { formatCost, formatDuration, formatInt } from './format';
 import { isObject, num, str, type Block, type CliMessage } from './protocol';
@@ -30,6 +31,7 @@ export function renderUserText(blocks: Block[], html?: string): HTMLElement | nu
   if (html !== undefined && html !== '') {
     body.classList.add('md');
     body.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
+    codeBoxes(body);
   } else {
     body.classList.add('plain');
     body.textContent = text;
@@ -51,6 +53,7 @@ export function renderText(text: string, html: string | undefined, aborted: bool
   if (html !== undefined && html !== '') {
     el.classList.add('md');
     el.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
+    codeBoxes(el);
   } else {
     el.classList.add('plain');
     el.textContent = text;

@@ -8,6 +8,7 @@
 import type { Api } from '../../api';
 import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
+import { announce } from '../../announce';
 import { MenuButton } from '../../components/menu-button';
 import type { PermissionRule, Session, Worker } from '../../types';
 import type { CliMessage } from './protocol';
@@ -39,12 +40,15 @@ export class SettingsBar {
   private busy = false;
   private readonly modelNote = h('div', { class: 'menu-note set-source' });
   private readonly modeNote = h('div', { class: 'menu-note set-source' });
+  /** The mode last shown, and whether the history replay ended (before, changes are old news). */
+  private shownMode: string | null = null;
+  private live = false;
 
   constructor(private readonly api: Api, private readonly sid: string, private worker: Worker,
     private readonly onError: (message: string) => void) {
     this.bypassChosen = worker.permissionMode === 'bypassPermissions';
     this.modelMenu = new MenuButton(h('button', { class: 'btn btn-small set-model', type: 'button', title: 'Model' }), 'Model');
-    this.modeMenu = new MenuButton(h('button', { class: 'btn btn-small set-mode', type: 'button', title: 'Permission mode (Shift+Tab in the message box cycles it)' }), 'Permission mode');
+    this.modeMenu = new MenuButton(h('button', { class: 'btn btn-small set-mode', type: 'button', title: 'Permission mode (Alt+M cycles it)', 'aria-keyshortcuts': 'Alt+M' }), 'Permission mode');
     this.rulesMenu = new MenuButton(h('button', { class: 'btn btn-small set-rules', type: 'button', title: '"Always allow" rules' }), 'Always-allow rules');
     this.el = h('div', { class: 'chat-settings' }, this.modelMenu.el, this.modeMenu.el, this.rulesMenu.el);
     this.modelMenu.button.addEventListener('click', () => void this.loadModels());
@@ -76,13 +80,14 @@ export class SettingsBar {
     if (this.worker.permissionMode) this.reportedMode = null;
     if (this.worker.model) this.reportedModel = null;
     this.render();
+    this.live = true;
   }
 
   get mode(): string {
     return this.reportedMode ?? (this.worker.permissionMode || this.worker.current?.permissionMode || 'default');
   }
 
-  /** Shift+Tab: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
+  /** Alt+M: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
   cycleMode(): void {
     const order = ['default', 'acceptEdits', 'plan', ...(this.bypassChosen ? ['bypassPermissions'] : [])];
     const i = order.indexOf(this.mode);
@@ -110,6 +115,10 @@ export class SettingsBar {
     this.modeMenu.button.dataset.mode = this.mode;
     this.modeMenu.button.dataset.chosen = String(!!this.worker.permissionMode);
     setText(this.modeNote, `Now: ${mode}, ${source(!!this.worker.permissionMode)}`);
+    if (this.mode !== this.shownMode) {
+      if (this.live && this.shownMode !== null) announce(`Permission mode: ${mode}`);
+      this.shownMode = this.mode;
+    }
     this.el.dataset.busy = String(this.busy);
     // A stopped chat only shows its history: nothing to change.
     const stopped = this.worker.status === 'stopped';
