@@ -38,6 +38,8 @@ export class SettingsBar {
   private reportedModel: string | null = null;
   private bypassChosen: boolean;
   private busy = false;
+  /** Alt+M presses that came while a change was on its way: each cycles once more after it. */
+  private cyclesWaiting = 0;
   private readonly modelNote = h('div', { class: 'menu-note set-source' });
   private readonly modeNote = h('div', { class: 'menu-note set-source' });
   /** The mode last shown, and whether the history replay ended (before, changes are old news). */
@@ -89,6 +91,10 @@ export class SettingsBar {
 
   /** Alt+M: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
   cycleMode(): void {
+    if (this.busy) {
+      this.cyclesWaiting++;
+      return;
+    }
     const order = ['default', 'acceptEdits', 'plan', ...(this.bypassChosen ? ['bypassPermissions'] : [])];
     const i = order.indexOf(this.mode);
     void this.choose({ permissionMode: order[(i + 1) % order.length] ?? 'default' });
@@ -192,6 +198,10 @@ export class SettingsBar {
     } finally {
       this.busy = false;
       this.render();
+    }
+    if (this.cyclesWaiting > 0) {
+      this.cyclesWaiting--;
+      this.cycleMode();
     }
   }
 
