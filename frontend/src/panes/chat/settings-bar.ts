@@ -194,6 +194,7 @@ export class SettingsBar {
       if (body.model !== undefined) this.reportedModel = null;
       this.worker = w;
     } catch (err) {
+      this.cyclesWaiting = 0; // a refused change: do not go on cycling past it
       this.onError(errorMessage(err));
     } finally {
       this.busy = false;
