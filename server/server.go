@@ -156,6 +156,7 @@ func (s *Server) routes() {
 	s.queueRoutes(api)
 	s.usageRoutes(api)
 	s.fileRoutes(api)
+	s.fsRoutes(api)
 	s.settingsRoutes(api)
 	s.commentRoutes(api)
 	s.worktreeRoutes(api)

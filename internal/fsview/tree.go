@@ -29,6 +29,8 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
@@ -157,4 +159,19 @@ func pathErr(p string, err error) error {
 		return &wire.CodeError{Code: wire.CodeForbidden, Err: fmt.Errorf("permission denied: agentdesk may not access %s", p)}
 	}
 	return fmt.Errorf("%s: %w", p, err)
+}
+
+// Free is the space left for an unprivileged writer on the tree's file
+// system, in bytes.
+func (t *Tree) Free() (int64, error) {
+	f, err := t.root.Open(".")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(int(f.Fd()), &st); err != nil {
+		return 0, fmt.Errorf("free space of %s: %w", t.dir, err)
+	}
+	return int64(st.Bavail) * st.Bsize, nil
 }

@@ -1,0 +1,186 @@
+package server
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"path"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/agentdesk/agentdesk/internal/fsview"
+	"github.com/agentdesk/agentdesk/internal/wire"
+)
+
+// fsRoutes serve the Files tab (docs/api-extensions.md, "Files"): the
+// session's folder read and changed through internal/fsview, which keeps
+// every path inside it. Handlers only decode, call and encode.
+func (s *Server) fsRoutes(api *echo.Group) {
+	g := api.Group("/sessions/:sid/fs")
+	g.GET("/list", s.fsList)
+	g.GET("/stat", s.fsStat)
+	g.GET("/view", s.fsView)
+	g.GET("/file", s.fsFile)
+	g.HEAD("/file", s.fsFile)
+	g.PUT("/file", s.fsSave)
+	g.POST("/upload", s.fsUpload)
+	g.GET("/archive", s.fsArchive)
+	g.POST("/mkdir", s.fsMkdir)
+	g.POST("/move", s.fsMove)
+	g.DELETE("", s.fsDelete)
+}
+
+// tree opens the session's folder. The caller closes it.
+func (s *Server) tree(c echo.Context) (*fsview.Tree, error) {
+	sess, err := s.mgr.Session(c.Param("sid"))
+	if err != nil {
+		return nil, err
+	}
+	return fsview.Open(sess.Cwd)
+}
+
+// withTree runs f with the session's folder open.
+func (s *Server) withTree(c echo.Context, f func(*fsview.Tree) error) error {
+	t, err := s.tree(c)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	return f(t)
+}
+
+// fsList answers GET …/fs/list?path=&cursor=&limit=: one page of a folder.
+func (s *Server) fsList(c echo.Context) error {
+	limit := 0
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > wire.FSPageMax {
+			return newError(http.StatusBadRequest, wire.CodeInvalidField, "limit: must be a whole number from 1 to "+strconv.Itoa(wire.FSPageMax))
+		}
+		limit = n
+	}
+	return s.withTree(c, func(t *fsview.Tree) error {
+		page, err := t.List(c.Request().Context(), c.QueryParam("path"), c.QueryParam("cursor"), limit)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, page)
+	})
+}
+
+// fsStat answers GET …/fs/stat?path=: one entry, and what git could
+// restore of it.
+func (s *Server) fsStat(c echo.Context) error {
+	return s.withTree(c, func(t *fsview.Tree) error {
+		info, err := t.Stat(c.Request().Context(), c.QueryParam("path"))
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, info)
+	})
+}
+
+// fsView answers GET …/fs/view?path=: a file's first view.
+func (s *Server) fsView(c echo.Context) error {
+	return s.withTree(c, func(t *fsview.Tree) error {
+		v, err := t.View(c.QueryParam("path"))
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set("ETag", v.ETag)
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSON(http.StatusOK, v)
+	})
+}
+
+// fsFile answers GET and HEAD …/fs/file?path=[&download=1]: the file's
+// bytes with its ETag (Range and If-None-Match work), never rendered as
+// the app's origin: a sandbox CSP, nosniff, and a Content-Type from
+// fsview.Sniff (HTML and SVG never as documents).
+func (s *Server) fsFile(c echo.Context) error {
+	return s.withTree(c, func(t *fsview.Tree) error {
+		f, err := t.Open(c.QueryParam("path"))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		head, content, err := fileContent(f)
+		if err != nil {
+			return err
+		}
+		_, ctype := fsview.Sniff(f.Path, head)
+		disp := "inline"
+		if c.QueryParam("download") == "1" || fsview.Attachment(ctype) {
+			disp = "attachment"
+		}
+		h := c.Response().Header()
+		h.Set("Content-Type", ctype)
+		h.Set("Content-Disposition", contentDisposition(disp, path.Base(f.Path)))
+		h.Set("ETag", f.ETag)
+		h.Set("Cache-Control", "no-cache")
+		fileHeaders(h, ctype)
+		http.ServeContent(c.Response(), c.Request(), "", f.MTime, content)
+		return nil
+	})
+}
+
+// fileHeaders keep a served file from acting as the app: a sandboxed
+// document (a unique origin: no cookies, no script, no access to the
+// app), nosniff, and no framing, except a PDF by the app's own pages (the
+// viewer shows it in an iframe; Chromium's PDF viewer loads in a
+// sandboxed frame, checked by e2e/files.test.mjs).
+func fileHeaders(h http.Header, ctype string) {
+	h.Set("X-Content-Type-Options", "nosniff")
+	ancestors := "'none'"
+	if ctype == "application/pdf" {
+		ancestors = "'self'"
+		h.Set("X-Frame-Options", "SAMEORIGIN")
+	}
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors "+ancestors)
+}
+
+// fileContent returns the first bytes of f (for sniffing) and a reader of
+// all of it: the bytes already read for a small file, the file otherwise.
+func fileContent(f *fsview.File) ([]byte, io.ReadSeeker, error) {
+	if f.Data != nil {
+		return f.Data, bytes.NewReader(f.Data), nil
+	}
+	head := make([]byte, 8000)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, err
+	}
+	return head[:n], f, nil
+}
+
+// fsSave answers PUT …/fs/file?path=: the body replaces the file when
+// If-Match names the version on disk (412 conflict otherwise), or creates
+// it with If-None-Match: * (412 when it exists). One of them is required,
+// so that no save overwrites what it did not read.
+func (s *Server) fsSave(c echo.Context) error {
+	r := c.Request()
+	ifMatch, create := r.Header.Get("If-Match"), r.Header.Get("If-None-Match") == "*"
+	if ifMatch == "" && !create {
+		return newError(http.StatusPreconditionRequired, wire.CodeInvalidField,
+			"send If-Match with the ETag you read, or If-None-Match: * to create a new file")
+	}
+	if r.ContentLength > wire.FSEditBytes {
+		return tooLargeBody(wire.FSEditBytes)
+	}
+	return s.withTree(c, func(t *fsview.Tree) error {
+		saved, err := t.Save(c.QueryParam("path"), r.Body, ifMatch, create)
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set("ETag", saved.ETag)
+		status := http.StatusOK
+		if create {
+			status = http.StatusCreated
+		}
+		return c.JSON(status, saved)
+	})
+}
