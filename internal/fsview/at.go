@@ -167,3 +167,18 @@ func typeWords(mode uint32) string {
 	}
 	return fmt.Sprintf("a special file (mode %o)", mode&unix.S_IFMT)
 }
+
+// Folder checks that p names a folder of the tree, reached without
+// leaving it, and returns p in its clean form.
+func (t *Tree) Folder(p string) (string, error) {
+	p, err := Clean(p)
+	if err != nil {
+		return "", err
+	}
+	d, err := t.openFolder(p)
+	if err != nil {
+		return "", err
+	}
+	d.close()
+	return p, nil
+}
