@@ -66,7 +66,7 @@ export async function askArchive(fs: FsApi, path: string, label: string): Promis
   const done = modal<ArchiveFormat>(`Download ${label}`, [size, h('label', { class: 'fs-field' }, h('span', null, 'Format'), select)], 'Download',
     () => ({ value: select.value as ArchiveFormat }));
   fs.archiveSize(path).then((s) => {
-    size.textContent = `${s.files.toLocaleString()} files in ${s.folders.toLocaleString()} folders, ${formatSize(s.bytes)} before compression` +
+    size.textContent = `${count(s.files, 'file')}${s.folders > 0 ? ` in ${count(s.folders, 'folder')}` : ''}, ${formatSize(s.bytes)} before compression` +
       (s.skipped > 0 ? ` (${s.skipped.toLocaleString()} links or special files left out)` : '') + '. The .git folder is left out.';
     size.dataset.ready = 'true';
   }, (err) => {
@@ -78,6 +78,10 @@ export async function askArchive(fs: FsApi, path: string, label: string): Promis
   document.body.append(a);
   a.click();
   a.remove();
+}
+
+function count(n: number, word: string): string {
+  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** Confirms a delete, saying what git can and cannot bring back. */
