@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
 		os.RemoveAll(home)
+		if bigDir != "" {
+			os.RemoveAll(bigDir)
+		}
 		os.Exit(code)
 	}))
 }
