@@ -6,7 +6,8 @@
 // disk, and the conflict is shown and resolved; two files are uploaded by
 // a drop, one more replaces after a question; a folder is downloaded as a
 // zip after its size; files are deleted with a confirmation that says what
-// git can bring back. Every screen fits, and on the phone every control is
+// git can bring back; a PDF opens in the browser's viewer though it is
+// served with a sandbox CSP. Every screen fits, and on the phone every control is
 // a 44 px target. The pane's pure helpers (model.ts) are unit-tested first.
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -73,6 +74,20 @@ function readTurn() {
     { type: 'result', subtype: 'success', is_error: false, duration_ms: 10, num_turns: 1, result: 'I read it.', session_id: sid, total_cost_usd: 0, usage: { input_tokens: 1, output_tokens: 1 }, uuid: '{{UUID}}' },
   ];
 }
+
+/** A one-page PDF that says "Hello PDF". */
+const minimalPdf = [
+  '%PDF-1.1',
+  '1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj',
+  '2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj',
+  '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 144]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj',
+  '4 0 obj<</Length 44>>stream',
+  'BT /F1 24 Tf 30 70 Td (Hello PDF) Tj ET',
+  'endstream endobj',
+  '5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj',
+  'trailer<</Root 1 0 R>>',
+  '',
+].join('\n');
 
 const sizes = { desktop: { ...desktop, colorScheme: 'dark' }, phone: { ...phone, colorScheme: 'light' } };
 
@@ -161,6 +176,15 @@ describe('the Files tab in a browser', { timeout: 600_000 }, () => {
       problems.push(...await layout(page, size, 'markdown'));
       await toTree();
       problems.push(...await layout(page, size, 'tree'));
+      // A PDF shows in the browser's own viewer, inside the sandboxed frame.
+      if (!onPhone) {
+        await writeFile(path.join(dir, 'doc.pdf'), minimalPdf);
+        await row('doc.pdf').waitFor();
+        const viewer = page.waitForEvent('framenavigated', (f) => f.url().startsWith('chrome-extension://'));
+        await row('doc.pdf').click();
+        await files.locator('iframe.fv-pdf').waitFor();
+        await viewer;
+      }
       // A file the agent makes shows up without a reload.
       await writeFile(path.join(dir, 'src', 'made-by-agent.go'), 'package main\n');
       await row('src/made-by-agent.go').waitFor();

@@ -103,8 +103,10 @@ func (t *Tree) List(ctx context.Context, p, cursor string, limit int) (Page, err
 		return Page{}, err
 	}
 	defer d.close()
+	marks := t.startMarks(ctx, p) // git works while the folder is read
 	des, err := d.f.ReadDir(-1)
 	if err != nil {
+		<-marks.done
 		return Page{}, pathErr(p, err)
 	}
 	keys, total, more := pageKeys(des, after, limit)
@@ -119,7 +121,7 @@ func (t *Tree) List(ctx context.Context, p, cursor string, limit int) (Page, err
 	if more {
 		page.Next = keys[len(keys)-1].cursor()
 	}
-	page.Repo = t.mark(ctx, p, page.Entries)
+	page.Repo = marks.apply(page.Entries)
 	return page, nil
 }
 

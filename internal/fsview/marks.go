@@ -18,22 +18,43 @@ const (
 	GitChanged = "changed"
 )
 
-// mark sets the git marks of the entries of folder p and folds ignored
-// folders. It reports whether p is in a git work tree. git failing (or
-// absent) leaves the entries unmarked: marks are a help, not the listing.
-func (t *Tree) mark(ctx context.Context, p string, entries []Entry) bool {
+// gitMarks asks git for the marks of folder p's entries while the folder
+// is read: the caller gets them from apply, which waits for git.
+type gitMarks struct {
+	done  chan struct{}
+	marks folderMarks // set before done closes
+	repo  bool
+}
+
+// startMarks runs git status for folder p in its own goroutine; apply
+// waits for it (so the goroutine never outlives List).
+func (t *Tree) startMarks(ctx context.Context, p string) *gitMarks {
+	g := &gitMarks{done: make(chan struct{})}
 	sub := p
 	if sub == "." {
 		sub = ""
 	}
-	changes, err := gitrepo.Status(ctx, t.dir, sub)
-	if err != nil {
+	go func() {
+		defer close(g.done)
+		changes, err := gitrepo.Status(ctx, t.dir, sub)
+		if err == nil {
+			g.marks, g.repo = marksOf(sub, changes), true
+		}
+	}()
+	return g
+}
+
+// apply sets the git marks of the entries and folds ignored folders. It
+// reports whether the folder is in a git work tree. git failing (or
+// absent) leaves the entries unmarked: marks are a help, not the listing.
+func (g *gitMarks) apply(entries []Entry) bool {
+	<-g.done
+	if !g.repo {
 		return false
 	}
-	marks := marksOf(sub, changes)
 	for i := range entries {
 		e := &entries[i]
-		e.Git = marks.of(e.Name)
+		e.Git = g.marks.of(e.Name)
 		if e.Type == TypeDir && e.Git == GitIgnored {
 			e.Folded = true
 		}
