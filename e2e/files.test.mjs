@@ -89,6 +89,9 @@ const minimalPdf = [
   '',
 ].join('\n');
 
+/** Screenshots of each screen go here when set (SHOTS_DIR=/tmp/x). */
+const shots = process.env.SHOTS_DIR;
+
 const sizes = { desktop: { ...desktop, colorScheme: 'dark' }, phone: { ...phone, colorScheme: 'light' } };
 
 describe('the Files tab in a browser', { timeout: 600_000 }, () => {
@@ -126,6 +129,7 @@ describe('the Files tab in a browser', { timeout: 600_000 }, () => {
 
   /** Problems with the layout now: overflow, covered controls, small targets on a phone. */
   async function layout(page, size, screen) {
+    if (shots) await page.screenshot({ path: path.join(shots, `files-${size}-${screen}.png`) });
     const out = [];
     for (const o of await overflow(page)) out.push(`${size}/${screen}: overflow: ${o}`);
     const within = await page.evaluate(() => (document.querySelector('dialog[open]') ? 'dialog[open]' : null));
@@ -198,6 +202,12 @@ describe('the Files tab in a browser', { timeout: 600_000 }, () => {
       await page.keyboard.type('\n// edited in the browser');
       await files.locator('.fe-status[data-state="dirty"]').waitFor();
       problems.push(...await layout(page, size, 'editor'));
+      // Unsaved edits survive a switch to another tab and back.
+      await page.locator(`#tab-${chat.id}`).click();
+      await page.locator('.pane-chat:not([hidden])').waitFor();
+      await page.locator('.tab-main', { has: page.locator('.tab-name', { hasText: /^files$/ }) }).click();
+      await files.locator('.fe-status[data-state="dirty"]').waitFor();
+      assert.match(await files.locator('.cm-content').innerText(), /edited in the browser/);
       await files.locator('.fe-save').click();
       await files.locator('.fe-status', { hasText: /^Saved at/ }).waitFor();
       assert.equal(await readFile(path.join(dir, 'src/main.go'), 'utf8'), 'package main\n\nfunc main() {}\n\n// edited in the browser');
@@ -275,9 +285,17 @@ describe('the Files tab in a browser', { timeout: 600_000 }, () => {
       await assert.rejects(stat(path.join(dir, 'notes.txt')), /ENOENT/);
       await assert.doesNotReject(stat(path.join(dir, 'src/main.go')));
 
-      // Light and dark: the pane follows the theme.
-      const bg = await files.evaluate((el) => getComputedStyle(el).backgroundColor);
-      assert.equal(bg, opts.colorScheme === 'dark' ? 'rgb(11, 13, 18)' : 'rgb(255, 255, 255)');
+      // Light and dark: the pane follows the theme, both ways.
+      const bg = () => files.evaluate((el) => getComputedStyle(el).backgroundColor);
+      const colour = { dark: 'rgb(11, 13, 18)', light: 'rgb(255, 255, 255)' };
+      assert.equal(await bg(), colour[opts.colorScheme]);
+      const other = opts.colorScheme === 'dark' ? 'light' : 'dark';
+      await page.emulateMedia({ colorScheme: other });
+      await page.waitForFunction(([sel, want]) => getComputedStyle(document.querySelector(sel)).backgroundColor === want,
+        ['.pane-files:not([hidden])', colour[other]]);
+      await row('src/main.go').click(); // src is open
+      await files.locator('.fv-line').first().waitFor();
+      problems.push(...await layout(page, size, `file-${other}`));
       assert.deepEqual(problems, []);
       // The refused save (412) and the upload of a name that exists (409)
       // are answers this test asks for; the browser logs them all the same.
