@@ -2,8 +2,10 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
+	"os"
 	"path"
 	"strconv"
 
@@ -173,6 +175,9 @@ func (s *Server) fsSave(c echo.Context) error {
 	}
 	return s.withTree(c, func(t *fsview.Tree) error {
 		saved, err := t.Save(c.QueryParam("path"), r.Body, ifMatch, create)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return newError(http.StatusRequestTimeout, wire.CodeTimeout, "request body took too long to arrive; nothing was saved")
+		}
 		if err != nil {
 			return err
 		}

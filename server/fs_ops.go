@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -87,6 +88,9 @@ func uploadReadErr(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, "the upload broke off before its end; nothing was kept")
 	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return newError(http.StatusRequestTimeout, wire.CodeTimeout, "the upload stalled; nothing was kept")
+	}
 	return err
 }
 
@@ -113,7 +117,8 @@ type rollingBody struct {
 }
 
 func (b *rollingBody) Read(p []byte) (int, error) {
-	if now := time.Now(); now.Sub(b.last) > time.Second {
+	// Move the deadline well before it can fire during a read that waits.
+	if now := time.Now(); now.Sub(b.last) > min(time.Second, b.d/4) {
 		b.last = now
 		_ = b.rc.SetReadDeadline(now.Add(b.d))
 	}
