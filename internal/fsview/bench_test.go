@@ -123,6 +123,24 @@ func BenchmarkList10kFolder(b *testing.B) {
 	})
 }
 
+// BenchmarkList10kFolderOutsideGit is the first page of a folder of
+// 10,000 entries that is in no repository: the listing without git.
+func BenchmarkList10kFolderOutsideGit(b *testing.B) {
+	dir := b.TempDir()
+	for f := range 10_000 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("entry%05d.txt", f)), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	t := openTree(b, dir)
+	for b.Loop() {
+		page, err := t.List(b.Context(), ".", "", 0)
+		if err != nil || len(page.Entries) != 500 || page.Repo {
+			b.Fatalf("%d entries, repo %v, %v", len(page.Entries), page.Repo, err)
+		}
+	}
+}
+
 // BenchmarkView10MiB is a 10 MiB text file's first view, as the route
 // sends it: its first MiB, JSON-encoded.
 func BenchmarkView10MiB(b *testing.B) {
