@@ -36,6 +36,8 @@ export class FileTree {
   private rows: Row[] = [];
   private selected: string | null = null;
   private dirty = new Set<string>();
+  /** First listings in flight, so that reveal waits for one already started. */
+  private readonly loads = new Map<string, Promise<void>>();
 
   constructor(private readonly fs: FsApi, private readonly on: TreeEvents) {
     this.el = h('div', { class: 'ft-tree', role: 'tree', 'aria-label': 'Files' });
@@ -87,6 +89,7 @@ export class FileTree {
     for (const dir of ancestors(path)) {
       this.expanded.add(dir);
       if (!this.folders.has(dir)) await this.load(dir, false);
+      else await this.loads.get(dir);
     }
     this.select(path);
     this.on.opened(this.openFolders);
@@ -102,7 +105,15 @@ export class FileTree {
     (this.el.querySelector<HTMLElement>('.ft-row[tabindex="0"]') ?? this.el.querySelector<HTMLElement>('.ft-row'))?.focus();
   }
 
-  private async load(path: string, more: boolean): Promise<void> {
+  private load(path: string, more: boolean): Promise<void> {
+    const running = this.loads.get(path);
+    if (running !== undefined) return running;
+    const p = this.list(path, more).finally(() => this.loads.delete(path));
+    this.loads.set(path, p);
+    return p;
+  }
+
+  private async list(path: string, more: boolean): Promise<void> {
     const f = this.folders.get(path) ?? { entries: [], next: '', total: 0, loading: false, error: '' };
     this.folders.set(path, f);
     f.loading = true;
