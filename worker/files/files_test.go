@@ -178,3 +178,39 @@ func TestBadFrames(t *testing.T) {
 		t.Fatalf("watch after Stop: %v", err)
 	}
 }
+
+// FuzzHandleClient hands arbitrary frames to a files worker: none may
+// panic; a frame is either a watch (answered with a stream, closed here)
+// or refused as invalid.
+func FuzzHandleClient(f *testing.F) {
+	for _, s := range []string{`{"type":"watch","paths":["."]}`, `{"type":"watch","paths":["..","/etc",""]}`,
+		`{"type":"watch"}`, `{"type":"watch","paths":null}`, `{"type":"refresh"}`, `[]`, `{`, `{"type":"watch","paths":[1]}`} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "a"), 0o755); err != nil {
+		f.Fatal(err)
+	}
+	var mu sync.Mutex
+	info := worker.Info{Kind: worker.KindFiles}
+	rt, err := New(context.Background(), worker.Env{Info: info, Session: worker.Session{Cwd: dir}, Log: slog.Default(),
+		Report: workertest.Reporter{Mu: &mu, Info: &info}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	r := rt.(*Runtime)
+	f.Cleanup(func() { _ = r.Stop(context.Background()) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := r.HandleClient(t.Context(), data)
+		if err != nil {
+			if !errors.Is(err, worker.ErrInvalid) {
+				t.Fatalf("%q: %v", data, err)
+			}
+			return
+		}
+		st.Close()
+		if w := r.Watching(); w != nil {
+			t.Fatalf("still watching %q after the stream closed", w)
+		}
+	})
+}
