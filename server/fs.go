@@ -1,9 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path"
@@ -107,11 +105,10 @@ func (s *Server) fsFile(c echo.Context) error {
 			return err
 		}
 		defer f.Close()
-		head, content, err := fileContent(f)
+		ctype, content, err := f.Content()
 		if err != nil {
 			return err
 		}
-		_, ctype := fsview.Sniff(f.Path, head)
 		disp := "inline"
 		if c.QueryParam("download") == "1" || fsview.Attachment(ctype) {
 			disp = "attachment"
@@ -140,23 +137,6 @@ func fileHeaders(h http.Header, ctype string) {
 		h.Set("X-Frame-Options", "SAMEORIGIN")
 	}
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors "+ancestors)
-}
-
-// fileContent returns the first bytes of f (for sniffing) and a reader of
-// all of it: the bytes already read for a small file, the file otherwise.
-func fileContent(f *fsview.File) ([]byte, io.ReadSeeker, error) {
-	if f.Data != nil {
-		return f.Data, bytes.NewReader(f.Data), nil
-	}
-	head := make([]byte, 8000)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return nil, nil, err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, nil, err
-	}
-	return head[:n], f, nil
 }
 
 // fsSave answers PUT …/fs/file?path=: the body replaces the file when

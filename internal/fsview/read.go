@@ -1,6 +1,7 @@
 package fsview
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -65,6 +66,24 @@ func (t *Tree) Open(p string) (*File, error) {
 		return nil, err
 	}
 	return file, nil
+}
+
+// Content returns the Content-Type the file is served with (Sniff of its
+// first bytes) and a reader of all of it from its start: the bytes already
+// read for a small file (those its ETag names), the file otherwise.
+func (f *File) Content() (string, io.ReadSeeker, error) {
+	head, err := f.head(sniffBytes)
+	if err != nil {
+		return "", nil, err
+	}
+	_, ctype := Sniff(f.Path, head)
+	if f.Data != nil {
+		return ctype, bytes.NewReader(f.Data), nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", nil, fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	return ctype, f.File, nil
 }
 
 // identify reads a small file whole and hashes it, or names a large one
