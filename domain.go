@@ -60,6 +60,7 @@ func (d *domain) options() server.Options {
 		Push:         d.push,
 		Adopt:        adopt.New(d.mgr),
 		Files:        worker.NewFileList(d.mgr),
+		Trees:        worker.NewTrees(d.mgr),
 		Search:       d.finder,
 	}
 }

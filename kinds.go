@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/files"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
 	"github.com/agentdesk/agentdesk/worker/sdk"
@@ -15,6 +16,7 @@ func factories() map[worker.Kind]worker.Factory {
 		worker.KindTerminal: terminal.New,
 		worker.KindSDK:      sdk.New,
 		worker.KindPTYAgent: ptyagent.New,
+		worker.KindFiles:    files.New,
 	}
 }
 

@@ -157,11 +157,12 @@ describe('tool cards with the real Claude CLI', { timeout: 400_000 }, () => {
     await edit.scrollIntoViewIfNeeded();
     await shot('edit-diff-desktop');
 
-    // The file path opens the file in the session's Diff tab.
+    // The file path opens the file in the session's Files tab (added by the click).
     const chatId = await pane().getAttribute('data-worker-id');
     await edit.locator('a.tool-file', { hasText: 'hello.py' }).click();
-    const diff = page.locator('.pane-diff:not([hidden])');
-    await diff.locator('[data-path="hello.py"][aria-selected="true"]').waitFor({ timeout: waitMs });
+    const files = page.locator('.pane-files:not([hidden])');
+    await files.locator('.fv-title', { hasText: 'hello.py' }).waitFor({ timeout: waitMs });
+    await files.locator('.fv-line', { hasText: 'Say hello' }).waitFor({ timeout: waitMs });
     await page.locator(`#tab-${chatId}`).click();
     await pane().waitFor({ timeout: waitMs });
   });

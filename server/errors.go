@@ -45,6 +45,8 @@ func fromDomain(err error) *apiError {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, fieldSentence(fe))
 	case errors.Is(err, worker.ErrNotFound):
 		return newError(http.StatusNotFound, wire.CodeNotFound, err.Error())
+	case errors.Is(err, wire.ErrStale):
+		return newError(http.StatusPreconditionFailed, wire.CodeConflict, err.Error())
 	case errors.Is(err, worker.ErrAgentBusy):
 		return newError(http.StatusConflict, wire.CodeAgentBusy, err.Error())
 	case errors.Is(err, worker.ErrConflict), errors.Is(err, worker.ErrNotRunning):
@@ -114,8 +116,11 @@ func codeStatus(code wire.Code) int {
 	if code.Upstream() {
 		return http.StatusBadGateway
 	}
-	if code == wire.CodeTooLarge {
+	switch code {
+	case wire.CodeTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case wire.CodeForbidden:
+		return http.StatusForbidden
 	}
 	return http.StatusBadRequest
 }

@@ -56,6 +56,7 @@ type Options struct {
 	Repos     *worker.Repos
 	Usage     *worker.Usage
 	Files     *worker.FileList
+	Trees     *worker.Trees // the Files tab's view of a session's folder; nil: over Manager
 	Review    *review.Service
 	Git       *gitops.Service
 	Attention *attention.List
@@ -139,6 +140,11 @@ func (s *Server) routes(o Options) {
 	queueAPI{s}.routes(api)
 	usageAPI{o.Usage}.routes(api)
 	filesAPI{o.Files}.routes(api)
+	trees := o.Trees
+	if trees == nil {
+		trees = worker.NewTrees(o.Manager)
+	}
+	treeAPI{s: s, trees: trees}.routes(api)
 	settingsAPI{o.Settings}.routes(api)
 	reviewAPI{o.Review}.routes(api)
 	worktreesAPI{mgr: o.Manager, git: o.Git, repos: o.Repos}.routes(api)

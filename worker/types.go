@@ -25,6 +25,9 @@ const (
 	KindPTYAgent Kind = "pty-agent"
 	KindTerminal Kind = "terminal"
 	KindGitDiff  Kind = "git-diff"
+	// KindFiles is the Files tab (docs/api-extensions.md): it starts no
+	// process; its socket tells which open folders changed.
+	KindFiles Kind = "files"
 )
 
 // IsAgent reports whether the kind drives the session's Claude conversation.

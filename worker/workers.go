@@ -50,10 +50,11 @@ func (r WorkerRequest) info() (Info, error) {
 		i.Command, i.Cols, i.Rows = r.Command, r.Cols, r.Rows
 	case KindGitDiff:
 		i.Base = r.Base
+	case KindFiles:
 	case "":
-		return i, fieldErr("kind", "is required: one of sdk, pty-agent, terminal, git-diff")
+		return i, fieldErr("kind", "is required: one of sdk, pty-agent, terminal, git-diff, files")
 	default:
-		return i, fieldErr("kind", "unknown worker kind %q: use sdk, pty-agent, terminal or git-diff", r.Kind)
+		return i, fieldErr("kind", "unknown worker kind %q: use sdk, pty-agent, terminal, git-diff or files", r.Kind)
 	}
 	return i, nil
 }

@@ -2,7 +2,7 @@
 // Fields marked "always present" there are non-optional here; kind-specific
 // fields are optional because only some kinds carry them.
 
-export type WorkerKind = 'sdk' | 'pty-agent' | 'terminal' | 'git-diff';
+export type WorkerKind = 'sdk' | 'pty-agent' | 'terminal' | 'git-diff' | 'files';
 export type WorkerStatus = 'starting' | 'running' | 'stopped' | 'exited' | 'error';
 export type Activity = 'active' | 'idle' | 'asking' | 'stalled';
 export type AgentKind = 'sdk' | 'pty-agent' | 'none';

@@ -8,6 +8,7 @@ const choices: { kind: WorkerKind; label: string }[] = [
   { kind: 'sdk', label: 'Claude chat' },
   { kind: 'pty-agent', label: 'Claude in a terminal' },
   { kind: 'git-diff', label: 'Git diff' },
+  { kind: 'files', label: 'Files' },
 ];
 
 export class AddWorkerMenu {

@@ -31,6 +31,7 @@ export class SessionView {
   private readonly panes = new Map<string, Pane>();
   private selected: string | null = null;
   private wanted: string | null = null;
+  private pendingFile: { wid: string; path: string } | null = null;
 
   constructor(private session: Session, private readonly deps: SessionViewDeps) {
     this.title = h('h2', { class: 'session-heading' });
@@ -55,17 +56,39 @@ export class SessionView {
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
       h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
       this.tabs.el, this.error, this.paneArea);
-    // A file link in a chat's tool card: show that file in the session's Diff tab.
-    this.paneArea.addEventListener('agentdesk-open-file', (ev) => this.openFile((ev as CustomEvent<{ path: string }>).detail.path));
+    // A file link in a tool card or the diff: show that file in the session's Files tab.
+    this.paneArea.addEventListener('agentdesk-open-file', (ev) => void this.openFile((ev as CustomEvent<{ path: string }>).detail.path));
     this.update(session);
   }
 
-  /** Selects the session's git-diff worker, if any, scrolled to path. */
-  private openFile(path: string): void {
-    const diff = this.session.workers.find((w) => w.kind === 'git-diff');
-    if (diff === undefined) return;
-    this.select(diff.id, true);
-    this.panes.get(diff.id)?.openFile?.(path);
+  /**
+   * Shows path in the session's Files tab, adding one when the session has
+   * none (the file is opened once its pane exists, after the store's update).
+   */
+  private async openFile(path: string): Promise<void> {
+    let w = this.session.workers.find((x) => x.kind === 'files');
+    if (w === undefined) {
+      try {
+        w = await this.deps.api.createWorker(this.session.id, { kind: 'files' });
+      } catch (err) {
+        this.error.textContent = `Could not add the Files tab: ${errorMessage(err)}`;
+        return;
+      }
+      this.deps.store.upsertWorker(w);
+    }
+    this.wanted = w.id;
+    this.pendingFile = { wid: w.id, path };
+    this.select(w.id, true);
+    this.openPendingFile();
+  }
+
+  /** Hands a file waiting for its Files pane to it, once the pane exists. */
+  private openPendingFile(): void {
+    const p = this.pendingFile;
+    const pane = p === null ? undefined : this.panes.get(p.wid);
+    if (p === null || pane === undefined) return;
+    this.pendingFile = null;
+    pane.openFile?.(p.path);
   }
 
   get sessionId(): string {
@@ -92,8 +115,6 @@ export class SessionView {
     setText(this.branch, branch ?? '');
     this.branch.title = branch === null ? '' : `Branch ${branch}`;
     this.branch.hidden = branch === null;
-    // File links in tool cards work only with a Diff tab to open.
-    this.paneArea.toggleAttribute('data-has-diff', session.workers.some((w) => w.kind === 'git-diff'));
     const ids = new Set(session.workers.map((w) => w.id));
     for (const [wid, pane] of this.panes) {
       if (!ids.has(wid)) {
@@ -105,6 +126,7 @@ export class SessionView {
     this.switcher.update(session);
     this.empty.hidden = session.workers.length > 0;
     this.select(this.pick(session.workers), false);
+    this.openPendingFile();
   }
 
   /** Selects the n-th tab (0-based), if it exists. */

@@ -1,5 +1,5 @@
 // Edit, MultiEdit and Write as a diff: red/green lines with line numbers and
-// the file path as a link to the file in the session's git-diff tab. Before
+// the file path as a link to the file in the session's Files tab. Before
 // the result comes the numbers count from the snippet; the result's
 // structuredPatch (tool_use_result) then gives the file's real ones. A Write
 // of a new file shows its content, highlighted. Big diffs start collapsed and
@@ -14,12 +14,12 @@ import { registerTool } from './registry';
 /** Lines shown open at most; a longer diff starts collapsed. */
 const openLines = 60;
 
-/** The event a file link sends up to the session view (it opens the git-diff tab on that file). */
+/** The event a file link sends up to the session view (it opens the Files tab on that file). */
 export const openFileEvent = 'agentdesk-open-file';
 
-/** The path as a link: a click asks the session view to show the file in its git-diff tab. */
+/** The path as a link: a click asks the session view to show the file in its Files tab. */
 export function fileLink(path: string): HTMLElement {
-  const a = h('a', { class: 'tool-file', href: '#', title: 'Open in the Diff tab' }, path);
+  const a = h('a', { class: 'tool-file', href: '#', title: 'Open in the Files tab' }, path);
   a.addEventListener('click', (ev) => {
     ev.preventDefault();
     a.dispatchEvent(new CustomEvent(openFileEvent, { bubbles: true, detail: { path } }));
