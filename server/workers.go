@@ -92,7 +92,9 @@ type inputRequest struct {
 
 func (s *Server) workerInput(c echo.Context) error {
 	var req inputRequest
-	if err := bindMax(c, &req, wire.MaxInputBody); err != nil {
+	done, err := s.bindInput(c, &req, &req.Attachments)
+	defer done()
+	if err != nil {
 		return err
 	}
 	if req.Content == nil {
