@@ -146,10 +146,11 @@ type SessionStats struct {
 	Entries   int // conversation entries handed over
 	Skipped   int // well-formed lines that are not the conversation
 	Malformed int // lines that are not JSON objects with a type, or too long
+	TooLong   int // of Malformed, the lines over MaxLineSize
 }
 
 // readBuf is the read buffer of ScanSession: most lines fit, longer ones
-// are assembled by readLine.
+// are read from the file once they have been measured (fileLines).
 const readBuf = 256 << 10
 
 // ScanSession streams the conversation entries of the session file at
@@ -167,10 +168,9 @@ func ScanSession(path string, fn func(SessionEntry) error) (SessionStats, error)
 		return st, fmt.Errorf("open session file: %w", err)
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, readBuf)
-	limit := maxLineSize // MaxLineSize; lowered by tests
+	lr := fileLines{f: f, r: bufio.NewReaderSize(f, readBuf), limit: maxLineSize} // MaxLineSize; lowered by tests
 	for {
-		line, rerr := readLine(r, limit)
+		line, rerr := lr.next()
 		if len(line) > 0 || errors.Is(rerr, ErrLineTooLong) {
 			if err := st.take(line, rerr, fn); err != nil {
 				return st, err
@@ -186,10 +186,56 @@ func ScanSession(path string, fn func(SessionEntry) error) (SessionStats, error)
 	}
 }
 
+// fileLines reads the lines of a file. A line that fits the buffer is
+// copied out of it. A longer one is first measured, its pieces passing
+// through the buffer uncopied, then read from the file into a slice of
+// its exact length: a 30 MB line costs 30 MB, not the twice as much of
+// keeping its pieces and joining them. A line over limit is skipped
+// whole (ErrLineTooLong, no bytes).
+type fileLines struct {
+	f     io.ReaderAt
+	r     *bufio.Reader
+	pos   int64 // the file offset of the next byte r returns
+	limit int
+}
+
+// next returns the next line without its newline; at the end of the
+// file the unterminated rest, if any, with io.EOF.
+func (l *fileLines) next() ([]byte, error) {
+	start := l.pos
+	chunk, err := l.r.ReadSlice('\n')
+	l.pos += int64(len(chunk))
+	n := int64(len(chunk))
+	whole := !errors.Is(err, bufio.ErrBufferFull) // the line is all in chunk
+	for errors.Is(err, bufio.ErrBufferFull) {
+		chunk, err = l.r.ReadSlice('\n')
+		l.pos += int64(len(chunk))
+		n += int64(len(chunk))
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if err == nil {
+		n-- // the newline
+	}
+	switch {
+	case n > int64(l.limit):
+		return nil, ErrLineTooLong
+	case whole:
+		return bytes.Clone(chunk[:n]), err
+	}
+	line := make([]byte, n)
+	if _, rerr := l.f.ReadAt(line, start); rerr != nil {
+		return nil, fmt.Errorf("read a long line again: %w", rerr)
+	}
+	return line, err
+}
+
 // take counts one line and hands it to fn when it is a conversation entry.
 func (st *SessionStats) take(line []byte, rerr error, fn func(SessionEntry) error) error {
 	if errors.Is(rerr, ErrLineTooLong) {
 		st.Malformed++
+		st.TooLong++
 		return nil
 	}
 	e, err := ParseSessionLine(line)

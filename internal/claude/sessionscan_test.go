@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -77,7 +78,7 @@ func TestScanSessionLongLine(t *testing.T) {
 	long := `{"type":"user","message":{"content":"` + strings.Repeat("x", limit) + `"}}`
 	path := writeSession(t, cliUser, long, cliAssistant+"\n")
 	st, err := claude.ScanSession(path, func(claude.SessionEntry) error { return nil })
-	if err != nil || st != (claude.SessionStats{Entries: 2, Malformed: 1}) {
+	if err != nil || st != (claude.SessionStats{Entries: 2, Malformed: 1, TooLong: 1}) {
 		t.Fatalf("ScanSession: %+v, %v", st, err)
 	}
 	// A line at the limit is read whole, across many buffer fills.
@@ -192,5 +193,31 @@ func BenchmarkScanSession(b *testing.B) {
 		if err != nil || st.Entries == 0 {
 			b.Fatal(st, err)
 		}
+	}
+}
+
+// TestScanSessionLongLineReadOnce: a line far longer than the read buffer
+// costs its own size in memory, once (joining its pieces cost twice), and
+// a line over the limit costs nothing: it is skipped, not gathered. The
+// last line has no newline.
+func TestScanSessionLongLineReadOnce(t *testing.T) {
+	const size = 8 << 20
+	defer claude.SetMaxLineSize(size + 1000)()
+	long := `{"type":"user","uuid":"long","message":{"content":"` + strings.Repeat("x", size) + `"}}`
+	tooLong := `{"type":"user","message":{"content":"` + strings.Repeat("y", size+1000) + `"}}`
+	path := writeSession(t, cliUser, tooLong, long)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var got []int
+	st, err := claude.ScanSession(path, func(e claude.SessionEntry) error {
+		got = append(got, len(e.Message))
+		return nil
+	})
+	runtime.ReadMemStats(&after)
+	if err != nil || st != (claude.SessionStats{Entries: 2, Malformed: 1, TooLong: 1}) || len(got) != 2 || got[1] < size {
+		t.Fatalf("ScanSession: %+v, %v, messages %v", st, err, got)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size*5/4+1<<20 {
+		t.Fatalf("reading an %d MiB line allocated %d MiB", size>>20, alloc>>20)
 	}
 }

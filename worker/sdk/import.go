@@ -124,6 +124,9 @@ func (r *Runtime) importFile() (string, *importer, int64) {
 	}
 	r.log.Info("imported session history", "path", path, "messages", im.count, "hidden", im.hidden,
 		"skippedLines", st.Skipped, "malformedLines", st.Malformed, "took", time.Since(start))
+	if st.TooLong > 0 {
+		r.importFailed(fmt.Sprintf(tooLongHistory, st.TooLong, claude.MaxLineSize>>20))
+	}
 	return path, im, offset
 }
 
@@ -157,7 +160,7 @@ func (im *importer) add(e claude.SessionEntry) error {
 	if e.Type == "user" {
 		message, refs, blobs = im.r.externalise(e.Message)
 	}
-	msg, err := json.Marshal(importedLine{
+	msg, err := importedJSON(importedLine{
 		Type: e.Type, Message: message, UUID: id, SessionID: im.r.conv, Timestamp: e.Timestamp,
 		ToolUseResult: e.ToolUseResult, Aborted: e.IsAbortedMidStream, Source: source(e.Entrypoint),
 		Attachments: refs,
@@ -212,6 +215,8 @@ const (
 		"CLAUDE_CONFIG_DIR does this). Claude itself may still have them; new turns show as usual."
 	unreadableHistory = "The earlier turns of this conversation could not be read from claude's session " +
 		"file; see the server log. New turns show as usual."
+	tooLongHistory = "%d earlier message(s) of this conversation are not shown here: each is larger than " +
+		"%d MiB. Claude itself still has them."
 )
 
 // importFailedNote is the stored system message that says so.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/jsonscan"
 )
 
 // noisePrefixes start the user text the terminal UI records for a local
@@ -27,23 +28,81 @@ func shown(e claude.SessionEntry) bool {
 	if e.IsCompactSummary {
 		return false
 	}
-	var m struct {
-		Content json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(e.Message, &m) != nil {
-		return false
-	}
-	c := bytes.TrimSpace(m.Content)
+	c := bytes.TrimSpace(content(e.Message))
 	switch {
 	case len(c) == 0:
 		return false
 	case c[0] == '"':
-		var s string
-		return json.Unmarshal(c, &s) == nil && !isNoise(s)
+		s, ok := textStart(c)
+		return ok && !isNoise(s)
 	case c[0] == '[':
 		return !allNoise(c)
 	}
 	return false
+}
+
+// content returns the raw "content" of a message object, sliced from it:
+// a 30 MB prompt is not copied to be looked at. The message was validated
+// by the session file's scanner.
+func content(msg json.RawMessage) []byte {
+	s := jsonscan.Scanner{B: msg, MaxDepth: 10000}
+	s.WS()
+	var val []byte
+	found := false
+	ok := s.Members(1, func(key []byte) (bool, bool) {
+		if string(key) != `"content"` {
+			return false, true
+		}
+		v := s.I
+		if !s.Value(1) {
+			return true, false
+		}
+		val, found = msg[v:s.I], true // the last one wins, as with encoding/json
+		return true, true
+	})
+	if ok && found {
+		return val
+	}
+	var m struct {
+		Content json.RawMessage `json:"content"` // an escaped key, say
+	}
+	if json.Unmarshal(msg, &m) != nil {
+		return nil
+	}
+	return m.Content
+}
+
+// maxNoiseCheck bounds how much of a user text is decoded to tell noise
+// from a prompt: the prefixes are short.
+const maxNoiseCheck = 4 << 10
+
+// textStart decodes the start of the JSON string raw: all of it, or its
+// first maxNoiseCheck bytes or so, cut between two characters (never in an
+// escape), unless they are all blank.
+func textStart(raw []byte) (string, bool) {
+	i := 1
+	for i < len(raw) && i <= maxNoiseCheck {
+		switch raw[i] {
+		case '\\':
+			if i+1 < len(raw) && raw[i+1] == 'u' {
+				i += 6
+			} else {
+				i += 2
+			}
+		case '"':
+			i = len(raw) // the whole string fits
+		default:
+			i++
+		}
+	}
+	var s string
+	if i < len(raw) {
+		head := append(append(make([]byte, 0, i+1), raw[:i]...), '"')
+		if json.Unmarshal(head, &s) == nil && strings.TrimSpace(s) != "" {
+			return s, true
+		}
+	}
+	return s, json.Unmarshal(raw, &s) == nil
 }
 
 // allNoise reports whether a content list holds only noise text blocks (or

@@ -163,6 +163,9 @@ func (j *journal) produceDequeue(es []entry, dq *dequeue) error {
 }
 
 func (j *journal) produceAck(es []entry, ack chan<- error, dq *dequeue) error {
+	// Wait for room before taking mu: the publisher may need mu (nextBatch)
+	// before it drains the batch whose bytes we wait for.
+	j.inflight.wait()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.closed {
@@ -173,7 +176,7 @@ func (j *journal) produceAck(es []entry, ack chan<- error, dq *dequeue) error {
 	}
 	b := batch{entries: es, epoch: j.epoch, ack: ack, dq: dq}
 	msgs := j.number(&b)
-	j.inflight.acquire(b.size) // the publisher drains: this ends
+	j.inflight.add(b.size)
 	switch {
 	case dq != nil:
 		b.commit = j.store.AppendMessagesDequeue(j.wid, msgs, dq.sid, dq.id, dq.content)

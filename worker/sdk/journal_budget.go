@@ -6,8 +6,8 @@ import "sync"
 // publisher. The queue between them is bounded in batches, which alone
 // would let 256 batches of 30 MB tool results wait for the disk. A
 // producer waits while this much is in flight, so at most this plus one
-// batch is; the CLI reader waits for it before it takes the next line
-// (consume).
+// batch per producer is; the CLI reader waits for it before it takes the
+// next line (consume).
 const maxInflight = 4 << 20
 
 // budget counts bytes in flight. Safe for concurrent use.
@@ -36,18 +36,12 @@ func (b *budget) wait() {
 	}
 }
 
-// acquire adds n, first waiting until less than the limit is in use.
-func (b *budget) acquire(n int) {
-	for {
-		b.wait()
-		b.mu.Lock()
-		if b.used < b.limit {
-			b.used += n
-			b.mu.Unlock()
-			return
-		}
-		b.mu.Unlock()
-	}
+// add adds n without waiting: the caller waited (wait) before it took
+// the lock it holds now, so that the publisher can drain meanwhile.
+func (b *budget) add(n int) {
+	b.mu.Lock()
+	b.used += n
+	b.mu.Unlock()
 }
 
 // release returns n and wakes every waiter.
