@@ -181,7 +181,7 @@ func TestLargeBodyIsDecodedOnce(t *testing.T) {
 	t.Logf("a %d MiB body: %d MiB allocated", len(body)>>20, alloc>>20)
 }
 
-// FuzzExtractFiles: whenever extractFiles takes a body's files out, the
+// FuzzExtractFiles: whenever worker.ExtractAttachmentFiles takes a body's files out, the
 // rest decodes exactly when the whole body does, to the same request,
 // and the files are what decoding each data string gives.
 func FuzzExtractFiles(f *testing.F) {
@@ -200,7 +200,7 @@ func FuzzExtractFiles(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		rest, files, ok := extractFiles(body)
+		rest, files, ok := worker.ExtractAttachmentFiles(body)
 		if !ok {
 			return
 		}

@@ -63,7 +63,7 @@ type queueAddRequest struct {
 func (a queueAPI) add(c echo.Context) error {
 	var req queueAddRequest
 	// It takes attachments, as POST …/input does: the same body limit.
-	done, err := s.bindInput(c, &req, &req.Attachments)
+	done, err := a.s.bindInput(c, &req, &req.Attachments)
 	defer done()
 	if err != nil {
 		return err

@@ -106,7 +106,7 @@ type inputRequest struct {
 
 func (a workersAPI) input(c echo.Context) error {
 	var req inputRequest
-	done, err := s.bindInput(c, &req, &req.Attachments)
+	done, err := a.s.bindInput(c, &req, &req.Attachments)
 	defer done()
 	if err != nil {
 		return err
