@@ -48,7 +48,7 @@ describe('Git from the UI', { timeout: 240_000 }, () => {
 
   async function openPanel(page) {
     await signIn(page, server, `/s/${sid}`);
-    await page.locator('.tab-main', { has: page.locator('.tab-kind', { hasText: /^diff$/ }) }).click();
+    await page.locator('.tab[data-kind="git-diff"] .tab-main').click();
     await panel(page).locator('.gp-toggle').click();
     await file(page, 'unstaged', 'a.txt').waitFor();
   }

@@ -16,6 +16,7 @@ import { sessionLabel } from './components/session-row';
 import { SessionView } from './components/session-view';
 import { Sidebar } from './components/sidebar';
 import { h } from './dom';
+import { isAgent, quickKind } from './kinds';
 import { isPlainClick, parseRoute, Router, type Route } from './router';
 import { Notifier } from './notify';
 import { installShortcuts } from './shortcuts';
@@ -112,7 +113,10 @@ export class App {
     });
     this.cleanups.push(installShortcuts({
       newSession: () => this.openForm(),
-      newTerminal: () => void this.currentView()?.addWorker('terminal'),
+      newTerminal: () => {
+        const quick = quickKind();
+        if (quick !== undefined) void this.currentView()?.addWorker(quick.kind);
+      },
       selectTab: (i) => this.currentView()?.selectIndex(i),
       focusSessions: () => this.sidebar.focus(this.router.current.sid),
       focusPane: () => this.currentView()?.focusPane(),
@@ -175,7 +179,7 @@ export class App {
   private onStore(): void {
     const sid = this.router.current.sid;
     this.renderSidebar();
-    this.notifyBanner.update(this.store.list().some((s) => s.workers.some((w) => w.kind === 'sdk' || w.kind === 'pty-agent')));
+    this.notifyBanner.update(this.store.list().some((s) => s.workers.some(isAgent)));
     let deletedCurrent = false;
     for (const [id, view] of this.views) {
       const s = this.store.session(id);

@@ -3,6 +3,7 @@
 // does not reconnect; a pane is disposed when its worker goes away.
 import { errorMessage, type Api } from '../api';
 import { h, setText } from '../dom';
+import { fileOpener, kindInfo, workerLabel } from '../kinds';
 import { createPane, type Pane } from '../panes/registry';
 import type { Store } from '../store';
 import type { Session, Worker, WorkerKind } from '../types';
@@ -50,7 +51,7 @@ export class SessionView {
     this.empty = h('div', { class: 'empty-pane empty-state' },
       h('h2', null, 'No workers in this session yet'),
       h('p', null, 'Workers are what runs here: a chat with Claude, Claude in a terminal, a shell, or a live git diff.'),
-      h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a terminal).'));
+      h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a shell).'));
     this.paneArea = h('div', { class: 'pane-area' }, this.empty);
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
       h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
@@ -60,9 +61,9 @@ export class SessionView {
     this.update(session);
   }
 
-  /** Selects the session's git-diff worker, if any, scrolled to path. */
+  /** Selects the session's Diff (the worker that opens files), if any, scrolled to path. */
   private openFile(path: string): void {
-    const diff = this.session.workers.find((w) => w.kind === 'git-diff');
+    const diff = fileOpener(this.session.workers);
     if (diff === undefined) return;
     this.select(diff.id, true);
     this.panes.get(diff.id)?.openFile?.(path);
@@ -93,7 +94,7 @@ export class SessionView {
     this.branch.title = branch === null ? '' : `Branch ${branch}`;
     this.branch.hidden = branch === null;
     // File links in tool cards work only with a Diff tab to open.
-    this.paneArea.toggleAttribute('data-has-diff', session.workers.some((w) => w.kind === 'git-diff'));
+    this.paneArea.toggleAttribute('data-has-diff', fileOpener(session.workers) !== undefined);
     const ids = new Set(session.workers.map((w) => w.id));
     for (const [wid, pane] of this.panes) {
       if (!ids.has(wid)) {
@@ -126,7 +127,7 @@ export class SessionView {
       this.wanted = w.id;
       this.select(w.id, true);
     } catch (err) {
-      this.error.textContent = `Could not add the ${kind} worker: ${errorMessage(err)}`;
+      this.error.textContent = `Could not add the ${kindInfo(kind).label}: ${errorMessage(err)}`;
     }
   }
 
@@ -152,7 +153,7 @@ export class SessionView {
       if (w !== undefined) this.paneFor(w).show();
     }
     if (id !== null) this.wanted = id;
-    this.tabs.render(this.session.workers, id);
+    this.tabs.render(this.session.workers, id, this.session.activeAgentWorkerId);
     if (!this.el.hidden) this.deps.onSelected(this.session.id, id);
     if (focusPane && id !== null) this.panes.get(id)?.focus?.();
   }
@@ -195,7 +196,7 @@ export class SessionView {
     const w = this.session.workers.find((x) => x.id === wid);
     if (w === undefined) return;
     const answer = await askConfirm({
-      title: `Close “${w.name || w.kind}”?`,
+      title: `Close “${workerLabel(w)}”?`,
       body: [w.status === 'stopped' ? 'Its history is removed from agentdesk.' : 'Its process is ended and its history is removed from agentdesk.'],
       confirm: 'Close worker',
       danger: true,
