@@ -34,16 +34,18 @@ func (s *Server) sessionSeen(c echo.Context) error {
 }
 
 // permissionAnswer is the body of POST …/permissions/:rid, the REST twin
-// of the sdk socket's permission-response frame.
+// of the sdk socket's permission-response frame, updatedPermissions
+// included (a plan approved in a mode, "Always allow").
 type permissionAnswer struct {
-	Behavior     string          `json:"behavior"`
-	Message      string          `json:"message"`
-	UpdatedInput json.RawMessage `json:"updatedInput"`
+	Behavior           string          `json:"behavior"`
+	Message            string          `json:"message"`
+	UpdatedInput       json.RawMessage `json:"updatedInput"`
+	UpdatedPermissions json.RawMessage `json:"updatedPermissions"`
 }
 
 type permissionResponder interface {
 	pendingLister
-	RespondPermission(requestID, behavior, message string, updatedInput json.RawMessage) error
+	AnswerPermission(requestID, behavior, message string, updatedInput, updatedPermissions json.RawMessage) error
 }
 
 func (s *Server) answerPermission(c echo.Context) error {
@@ -62,7 +64,7 @@ func (s *Server) answerPermission(c echo.Context) error {
 	if !hasRequest(pr.PendingRequests(), rid) {
 		return newError(http.StatusNotFound, wire.CodeNotFound, "no permission request "+rid+" is waiting; it was answered or its turn ended")
 	}
-	if err := pr.RespondPermission(rid, req.Behavior, req.Message, req.UpdatedInput); err != nil {
+	if err := pr.AnswerPermission(rid, req.Behavior, req.Message, req.UpdatedInput, req.UpdatedPermissions); err != nil {
 		return fromDomain(err)
 	}
 	s.att.refresh()
