@@ -49,6 +49,9 @@ describe('Git from the UI', { timeout: 240_000 }, () => {
   async function openPanel(page) {
     await signIn(page, server, `/s/${sid}`);
     await page.locator('.tab[data-kind="git-diff"] .tab-main').click();
+    // A phone folds the controls behind one button.
+    const fold = page.locator('.pane-diff:not([hidden]) .dd-fold');
+    if (await fold.isVisible()) await fold.click();
     await panel(page).locator('.gp-toggle').click();
     await file(page, 'unstaged', 'a.txt').waitFor();
   }
