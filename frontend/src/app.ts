@@ -205,6 +205,7 @@ export class App {
 
   private renderMain(): void {
     const { sid, wid } = this.router.current;
+    this.header.el.parentElement?.toggleAttribute('data-in-session', sid !== null && this.router.current.page !== 'usage');
     if (sid !== null) this.drawer.close(false);
     this.notifier.seen();
     this.inbox.routeChanged();

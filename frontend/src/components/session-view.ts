@@ -87,6 +87,7 @@ export class SessionView {
   update(session: Session): void {
     this.session = session;
     setText(this.title, sessionLabel(session));
+    this.title.title = `${sessionLabel(session)} — ${session.cwd}`; // a phone shows no folder line
     setText(this.cwd, session.cwd);
     this.cwd.title = session.cwd;
     const branch = sessionBranch(session);

@@ -9,6 +9,8 @@ import { h, setText } from '../../dom';
 import { MenuButton } from '../../components/menu-button';
 import type { PermissionRule, Session, Worker } from '../../types';
 import type { CliMessage } from './protocol';
+import { setChip, shortModeNames } from './chip';
+import { modelLabel } from './local-command';
 import { ruleSpec } from './suggestions';
 
 interface ModelInfo { value: string; displayName: string; description: string }
@@ -94,9 +96,9 @@ export class SettingsBar {
   private render(): void {
     // A chosen alias (sonnet) reads better than the id the CLI reports for it.
     const model = this.worker.model ? this.modelName(this.worker.model) : this.reportedModel ?? 'Default model';
-    setText(this.modelMenu.button, `${model} ▾`);
+    setChip(this.modelMenu.button, modelLabel(model));
     this.modelMenu.button.setAttribute('aria-label', `Model: ${model}`);
-    setText(this.modeMenu.button, `${modeNames[this.mode] ?? this.mode} ▾`);
+    setChip(this.modeMenu.button, modeNames[this.mode] ?? this.mode, shortModeNames[this.mode] ?? modeNames[this.mode] ?? this.mode);
     this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${modeNames[this.mode] ?? this.mode}`);
     this.modeMenu.button.dataset.mode = this.mode;
     this.el.dataset.busy = String(this.busy);
