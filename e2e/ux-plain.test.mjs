@@ -155,6 +155,9 @@ describe('plain words', { timeout: 400_000 }, () => {
         const list = p.locator('.shortcuts-list');
         await list.waitFor();
         assert.match(await list.innerText(), /Ctrl\+K\s+Search every conversation/);
+        const sticking = await list.evaluate((el) => [...el.querySelectorAll('dd')]
+          .filter((d) => d.getBoundingClientRect().right > el.getBoundingClientRect().right + 1).map((d) => d.textContent));
+        assert.deepEqual(sticking, [], 'every description stays inside the list');
         await p.keyboard.press('Escape');
         await list.waitFor({ state: 'hidden' });
       }

@@ -174,13 +174,13 @@ export class GitPanel {
       done: (message) => {
         end();
         if (this.msg.value.trim() === '' || this.msg.value === before) {
-          this.msg.value = message;
+          this.fill(message);
           setText(this.note, 'The agent’s message is in the box: edit it if you like, then Commit.');
           this.msg.focus({ preventScroll: true });
         } else {
           // The person wrote their own meanwhile: theirs stays, the agent's is offered.
           const use = h('button', { type: 'button', class: 'btn btn-small gp-use', onClick: () => {
-            this.msg.value = message;
+            this.fill(message);
             setText(this.note, 'The agent’s message is in the box: edit it if you like, then Commit.');
           } }, 'Use it');
           this.note.replaceChildren('The agent wrote a message; yours is kept. ', use);
@@ -192,6 +192,12 @@ export class GitPanel {
       },
     });
     this.renderAsk();
+  }
+
+  /** Puts message in the box, tall enough to show it (up to 8 lines). */
+  private fill(message: string): void {
+    this.msg.value = message;
+    this.msg.rows = Math.min(8, Math.max(2, message.split('\n').length));
   }
 
   dispose(): void {
