@@ -111,7 +111,7 @@ describe('the terminal key bar and pane header', { timeout: 300_000 }, () => {
     await page.locator(`${pane} .term-status[data-state="open"]`).waitFor();
     const cover = page.locator(`${pane} .term-starting`);
     await cover.waitFor();
-    assert.match(await cover.innerText(), /Starting the terminal/);
+    assert.match(await cover.innerText(), /Starting the shell/);
     await page.locator(`${pane} .xterm-helper-textarea`).focus();
     await page.keyboard.type('ok');
     await page.keyboard.press('Enter');

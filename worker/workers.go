@@ -182,16 +182,3 @@ func (t *table) drivingAgentLocked(st *sessionState) *workerState {
 	}
 	return nil
 }
-
-func (st *sessionState) defaultName(k Kind) string {
-	n := 0
-	for _, ws := range st.workers {
-		if ws.info.Kind == k {
-			n++
-		}
-	}
-	if n == 0 {
-		return string(k)
-	}
-	return fmt.Sprintf("%s %d", k, n+1)
-}

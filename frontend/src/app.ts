@@ -17,6 +17,7 @@ import { SessionView } from './components/session-view';
 import { SkipLinks } from './components/skip-links';
 import { Sidebar } from './components/sidebar';
 import { h } from './dom';
+import { isAgent, quickKind } from './kinds';
 import { isPlainClick, parseRoute, Router, type Route } from './router';
 import { Notifier } from './notify';
 import { installShortcuts } from './shortcuts';
@@ -115,7 +116,10 @@ export class App {
     });
     this.cleanups.push(installShortcuts({
       newSession: () => this.openForm(),
-      newTerminal: () => void this.currentView()?.addWorker('terminal'),
+      newTerminal: () => {
+        const quick = quickKind();
+        if (quick !== undefined) void this.currentView()?.addWorker(quick.kind);
+      },
       selectTab: (i) => this.currentView()?.selectIndex(i),
       focusSessions: () => this.sidebar.focus(this.router.current.sid),
       focusPane: () => this.currentView()?.focusPane(),
@@ -179,7 +183,7 @@ export class App {
   private onStore(): void {
     const sid = this.router.current.sid;
     this.renderSidebar();
-    this.notifyBanner.update(this.store.list().some((s) => s.workers.some((w) => w.kind === 'sdk' || w.kind === 'pty-agent')));
+    this.notifyBanner.update(this.store.list().some((s) => s.workers.some(isAgent)));
     let deletedCurrent = false;
     for (const [id, view] of this.views) {
       const s = this.store.session(id);
@@ -205,6 +209,7 @@ export class App {
 
   private renderMain(): void {
     const { sid, wid } = this.router.current;
+    this.header.el.parentElement?.toggleAttribute('data-in-session', sid !== null && this.router.current.page !== 'usage');
     if (sid !== null) this.drawer.close(false);
     this.notifier.seen();
     this.inbox.routeChanged();

@@ -1,7 +1,8 @@
 // Top bar: the menu button (phones: opens the session drawer), the app name
-// (a link home), the shortcut hint, the theme toggle and the /ws/app
+// (a link home), the shortcut list, the theme toggle and the /ws/app
 // connection indicator.
 import { h } from '../dom';
+import { ShortcutsHelp } from './shortcuts-help';
 import { activeTheme, onThemeChange, setThemePref, themePref, type ThemePref } from '../theme';
 import type { SocketState } from '../ws';
 
@@ -37,7 +38,7 @@ export class Header {
       this.menuButton,
       h('a', { class: 'brand', href: '/', onClick: onHome }, 'agentdesk'),
       h('span', { class: 'spacer' }),
-      h('span', { class: 'shortcut-hint', 'aria-hidden': 'true' }, 'Alt+N new session · Alt+T terminal · Alt+1…9 tabs · Alt+S sessions · Alt+P pane · Alt+J chat ⇄ terminal · Alt+M mode'),
+      new ShortcutsHelp().el,
       this.theme,
       this.conn,
     );

@@ -1,10 +1,11 @@
 // One entry of the "needs you" inbox: what waits, in which session, for how
 // long, and for permissions, questions and plans the same card the chat
-// shows, answered here through REST.
+// shows (panes/chat/request-card.ts), answered here through REST
+// (POST …/permissions/:rid, a plan's mode with it).
 import { h } from '../dom';
-import { AskCard } from '../panes/chat/ask-card';
-import { PermissionCard, type Answer, type RequestCard } from '../panes/chat/permission-card';
+import type { Answer, RequestCard } from '../panes/chat/permission-card';
 import type { PermissionRequest } from '../panes/chat/protocol';
+import { requestCard } from '../panes/chat/request-card';
 
 /** An item of GET /api/attention (docs/api-extensions.md, "Inbox"). */
 export interface AttentionItem {
@@ -68,7 +69,8 @@ export class InboxItem {
           card.setError(err instanceof Error ? err.message : String(err));
         });
       };
-      const card: RequestCard = req.toolName === 'AskUserQuestion' ? new AskCard(req, respond) : new PermissionCard(req, respond);
+      // The chat's own card: a plan gets its three choices here too.
+      const card: RequestCard = requestCard(req, respond);
       this.el.append(card.el);
     }
   }

@@ -3,6 +3,7 @@
 // does not reconnect; a pane is disposed when its worker goes away.
 import { errorMessage, type Api } from '../api';
 import { h, setText } from '../dom';
+import { fileKind, fileOpener, kindInfo, workerLabel } from '../kinds';
 import { createPane, type Pane } from '../panes/registry';
 import type { Store } from '../store';
 import type { Session, Worker, WorkerKind } from '../types';
@@ -51,7 +52,7 @@ export class SessionView {
     this.empty = h('div', { class: 'empty-pane empty-state' },
       h('h2', null, 'No workers in this session yet'),
       h('p', null, 'Workers are what runs here: a chat with Claude, Claude in a terminal, a shell, or a live git diff.'),
-      h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a terminal).'));
+      h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a shell).'));
     this.paneArea = h('div', { class: 'pane-area' }, this.empty);
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
       h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
@@ -66,10 +67,10 @@ export class SessionView {
    * none (the file is opened once its pane exists, after the store's update).
    */
   private async openFile(path: string): Promise<void> {
-    let w = this.session.workers.find((x) => x.kind === 'files');
+    let w = fileOpener(this.session.workers);
     if (w === undefined) {
       try {
-        w = await this.deps.api.createWorker(this.session.id, { kind: 'files' });
+        w = await this.deps.api.createWorker(this.session.id, { kind: fileKind().kind });
       } catch (err) {
         this.error.textContent = `Could not add the Files tab: ${errorMessage(err)}`;
         return;
@@ -109,6 +110,7 @@ export class SessionView {
   update(session: Session): void {
     this.session = session;
     setText(this.title, sessionLabel(session));
+    this.title.title = `${sessionLabel(session)} — ${session.cwd}`; // a phone shows no folder line
     setText(this.cwd, session.cwd);
     this.cwd.title = session.cwd;
     const branch = sessionBranch(session);
@@ -148,7 +150,7 @@ export class SessionView {
       this.wanted = w.id;
       this.select(w.id, true);
     } catch (err) {
-      this.error.textContent = `Could not add the ${kind} worker: ${errorMessage(err)}`;
+      this.error.textContent = `Could not add the ${kindInfo(kind).label}: ${errorMessage(err)}`;
     }
   }
 
@@ -179,7 +181,7 @@ export class SessionView {
       if (w !== undefined) this.paneFor(w).show();
     }
     if (id !== null) this.wanted = id;
-    this.tabs.render(this.session.workers, id);
+    this.tabs.render(this.session.workers, id, this.session.activeAgentWorkerId);
     if (!this.el.hidden) this.deps.onSelected(this.session.id, id);
     if (focusPane && id !== null) this.panes.get(id)?.focus?.();
   }
@@ -222,7 +224,7 @@ export class SessionView {
     const w = this.session.workers.find((x) => x.id === wid);
     if (w === undefined) return;
     const answer = await askConfirm({
-      title: `Close “${w.name || w.kind}”?`,
+      title: `Close “${workerLabel(w)}”?`,
       body: [w.status === 'stopped' ? 'Its history is removed from agentdesk.' : 'Its process is ended and its history is removed from agentdesk.'],
       confirm: 'Close worker',
       danger: true,

@@ -16,10 +16,12 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { errorMessage } from '../api';
 import { h } from '../dom';
+import { isAgent, workerKind } from '../kinds';
 import { activeTheme, onThemeChange } from '../theme';
 import type { Session, TerminalFrame, Worker } from '../types';
 import { ReconnectingSocket, wsUrl, type SocketState } from '../ws';
 import { OutputCursor, parseOutputFrame } from './output-cursor';
+import { readOnlyHint } from './read-only-hint';
 import { registerPane, type Pane, type PaneContext } from './registry';
 import { exitText, paneStatus, TermBanner, type ExitStatus } from './term-banner';
 import { TermChrome } from './term-chrome';
@@ -50,9 +52,11 @@ class TerminalPane implements Pane {
   private pending = '';
   private lastExit: ExitStatus = { code: null, signal: null };
   private worker: Worker;
+  private session: Session;
 
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
+    this.session = ctx.session;
     this.chrome = new TermChrome(ctx.worker, {
       send: (data) => this.typed(data),
       appCursor: () => this.term.modes.applicationCursorKeysMode,
@@ -78,7 +82,7 @@ class TerminalPane implements Pane {
 
   /** Whether this worker no longer takes input: a stopped agent, kept to read its history. */
   private get readOnly(): boolean {
-    return this.worker.kind === 'pty-agent' && this.worker.status === 'stopped';
+    return isAgent(this.worker) && this.worker.status === 'stopped';
   }
 
   private applyReadOnly(): void {
@@ -87,7 +91,7 @@ class TerminalPane implements Pane {
     this.chrome.started();
     this.term.options.disableStdin = true;
     this.el.dataset.readonly = 'true';
-    this.banner.show('Stopped (read-only): this terminal no longer drives the conversation — use Back to chat / Open in terminal.');
+    this.banner.show(`Stopped (read-only). ${readOnlyHint(this.worker, this.session)}`);
   }
 
   show(): void {
@@ -107,9 +111,10 @@ class TerminalPane implements Pane {
     this.term.focus();
   }
 
-  update(worker: Worker, _session: Session): void {
+  update(worker: Worker, session: Session): void {
     const before = this.worker.status;
     this.worker = worker;
+    this.session = session;
     this.applyReadOnly();
     if (this.resizeObs !== null) this.maybeConnect();
     if (worker.status === 'exited') {
@@ -272,7 +277,7 @@ class TerminalPane implements Pane {
   }
 
   private renderBanner(): void {
-    const restart = this.worker.kind === 'terminal' ? () => void this.restart() : undefined;
+    const restart = workerKind(this.worker).restartable ? () => void this.restart() : undefined;
     this.banner.show(exitText(this.lastExit, this.worker), restart);
   }
 
@@ -304,6 +309,5 @@ class TerminalPane implements Pane {
   }
 }
 
-const factory = (ctx: PaneContext): Pane => new TerminalPane(ctx);
-registerPane('terminal', factory);
-registerPane('pty-agent', factory);
+// The view of every PTY kind (kinds.ts: a shell, Claude's terminal UI).
+registerPane('terminal', (ctx: PaneContext): Pane => new TerminalPane(ctx));

@@ -8,7 +8,8 @@
 // role, and aria-expanded is not allowed on a textbox).
 import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
-import { filterCommands, trigger, type CompletionSource, type SlashCommand, type Trigger } from './complete-source';
+import { countUse, rankCommands } from './command-rank';
+import { trigger, type CompletionSource, type SlashCommand, type Trigger } from './complete-source';
 import './completion.css';
 
 interface Item {
@@ -61,7 +62,7 @@ export class Completion {
     const seq = ++this.seq;
     if (this.items.length === 0 || kindChanged) this.show([], 'loading…');
     const load = t.kind === 'command'
-      ? this.src.commands().then((cs) => filterCommands(cs, t.query).map(commandItem))
+      ? this.src.commands().then((cs) => rankCommands(cs, t.query).map(commandItem))
       : this.src.files(t.query).then((fs) => fs.map(fileItem));
     load.then((items) => {
       if (seq === this.seq && this.at !== null) this.show(items, items.length === 0 ? `no ${t.kind === 'command' ? 'command' : 'file'} matches` : '');
@@ -122,6 +123,7 @@ export class Completion {
   private pick(i: number): void {
     const it = this.items[i];
     if (it === undefined || this.at === null) return;
+    if (this.at.kind === 'command') countUse(it.insert.slice(1));
     const v = this.input.value;
     const caret = this.input.selectionStart;
     const rest = v.slice(caret).replace(/^\S*/, ''); // the rest of the word being completed

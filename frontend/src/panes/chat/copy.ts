@@ -7,6 +7,7 @@
 // on the pane serves every button.
 import { wireCopy } from '../../copy';
 import { h } from '../../dom';
+import { revealToolsOnTap } from './tap-tools';
 
 const sources = new WeakMap<HTMLElement, string>();
 const decorated = new WeakSet<HTMLElement>();
@@ -66,6 +67,7 @@ export class CopyButtons {
       }
       this.refresh();
     }, { root: scroller, rootMargin: '400px 0px' });
+    revealToolsOnTap(scroller);
     wireCopy(pane, (btn) => {
       if (btn.dataset.copy === 'code') return btn.parentElement?.querySelector('pre')?.textContent ?? null;
       const owner = btn.dataset.copy === 'tool' ? btn.parentElement : btn.parentElement?.parentElement;

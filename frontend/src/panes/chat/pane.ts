@@ -7,6 +7,7 @@
 import { h } from '../../dom';
 import type { Activity, Session, Worker } from '../../types';
 import type { SocketState } from '../../ws';
+import { readOnlyHint } from '../read-only-hint';
 import type { Pane, PaneContext } from '../registry';
 import { FocusGroup } from '../../focus-group';
 import { Banner } from './banner';
@@ -62,9 +63,12 @@ export class ChatPane implements Pane {
   private statusError: string | null = null;
   /** Another claude process writes the conversation (watch.ts). */
   private watching = false;
+  /** The session as last seen (the read-only hint names its live tab). */
+  private session: Session;
 
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
+    this.session = ctx.session;
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
@@ -157,6 +161,7 @@ export class ChatPane implements Pane {
 
   update(worker: Worker, session: Session): void {
     this.worker = worker;
+    this.session = session;
     this.settings.update(worker, session);
     this.applyWorker();
     if (!this.conn.isOpen) this.setActivity(worker.activity); // the socket's frames win while open
@@ -194,7 +199,7 @@ export class ChatPane implements Pane {
     const w = this.worker;
     this.el.dataset.status = w.status;
     this.composer.setReadOnly(w.status === 'stopped'
-      ? 'This chat no longer drives the conversation — use Back to chat / Open in terminal'
+      ? readOnlyHint(w, this.session)
       : this.watching ? watchingReason : null);
     // The worker keeps its error (a CLI that could not start) until a
     // start succeeds: a tab opened later shows it too.

@@ -159,9 +159,11 @@ export function renderResult(m: CliMessage, prevTotal: number | null): HTMLEleme
   if (dur !== null) facts.push(formatDuration(dur));
   const inTok = num(m.usage, 'input_tokens');
   const outTok = num(m.usage, 'output_tokens');
-  if (inTok !== null || outTok !== null) facts.push(`${formatInt(inTok ?? 0)} in / ${formatInt(outTok ?? 0)} out tokens`);
+  // A turn cut short before the API answered used nothing: no "0 in / 0
+  // out tokens · $0" to read (a cost of nothing is no cost).
+  if ((inTok ?? 0) > 0 || (outTok ?? 0) > 0) facts.push(`${formatInt(inTok ?? 0)} in / ${formatInt(outTok ?? 0)} out tokens`);
   const cost = turnCost(m, prevTotal);
-  if (cost !== null) facts.push(formatCost(cost));
+  if (cost !== null && cost > 0) facts.push(formatCost(cost));
   const el = h('div', { class: 'chat-msg chat-result', 'data-outcome': outcome },
     h('span', { class: 'result-label' }, label),
     facts.length > 0 ? h('span', { class: 'result-facts' }, facts.join(' · ')) : null);

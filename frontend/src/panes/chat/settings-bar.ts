@@ -12,6 +12,8 @@ import { announce } from '../../announce';
 import { MenuButton } from '../../components/menu-button';
 import type { PermissionRule, Session, Worker } from '../../types';
 import type { CliMessage } from './protocol';
+import { setChip, shortModeNames } from './chip';
+import { modelLabel } from './local-command';
 import { ruleSpec } from './suggestions';
 
 interface ModelInfo { value: string; displayName: string; description: string }
@@ -112,11 +114,11 @@ export class SettingsBar {
       : this.reportedModel ?? this.worker.current?.model ?? 'Default model';
     const mode = modeNames[this.mode] ?? this.mode;
     const source = (chosen: boolean): string => (chosen ? 'chosen here' : "from Claude's own settings");
-    setText(this.modelMenu.button, `${model} ▾`);
+    setChip(this.modelMenu.button, modelLabel(model));
     this.modelMenu.button.setAttribute('aria-label', `Model: ${model}, ${source(!!this.worker.model)}`);
     this.modelMenu.button.dataset.chosen = String(!!this.worker.model);
     setText(this.modelNote, `Now: ${model}, ${source(!!this.worker.model)}`);
-    setText(this.modeMenu.button, `${mode} ▾`);
+    setChip(this.modeMenu.button, mode, shortModeNames[this.mode] ?? mode);
     this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${mode}, ${source(!!this.worker.permissionMode)}`);
     this.modeMenu.button.dataset.mode = this.mode;
     this.modeMenu.button.dataset.chosen = String(!!this.worker.permissionMode);
