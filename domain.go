@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/worker/gitops"
 	"github.com/agentdesk/agentdesk/worker/notify"
 	"github.com/agentdesk/agentdesk/worker/review"
+	"github.com/agentdesk/agentdesk/worker/tools"
 )
 
 // domain is the domain's services around the manager, which the edge
@@ -26,6 +27,7 @@ type domain struct {
 	att    *attention.List
 	push   *notify.Service
 	finder *find.Finder // nil: search is not available
+	tools  *tools.Service
 }
 
 // openDomain builds and starts the services. Web Push keys that cannot be
@@ -40,8 +42,10 @@ func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, log *slog
 		Manager: mgr, Store: store, Log: log, OnNew: push.Notify,
 		Legacy: filepath.Join(cfg.dataDir, "attention.json"),
 	})
+	d.tools = tools.New(tools.Options{Sessions: mgr, Push: push, Log: log})
 	push.Start()
 	d.att.Start()
+	d.tools.Start()
 	d.finder = openSearch(cfg.dataDir, store, mgr, log)
 	return d, nil
 }
@@ -61,12 +65,14 @@ func (d *domain) options() server.Options {
 		Adopt:        adopt.New(d.mgr),
 		Files:        worker.NewFileList(d.mgr),
 		Search:       d.finder,
+		Tools:        d.tools,
 	}
 }
 
 // close stops the services' goroutines.
 func (d *domain) close() {
 	d.att.Close()
+	d.tools.Close()
 	d.push.Close()
 	if d.finder != nil {
 		_ = d.finder.Close()

@@ -17,3 +17,7 @@ const (
 	PageDefault = 500
 	PageMax     = 5000
 )
+
+// MaxToolFrame is the frame limit of /ws/tools, raised from 1 MiB so that
+// a provider's tool result can carry an image (a screenshot).
+const MaxToolFrame = 8 << 20
