@@ -66,6 +66,7 @@ func (d *domain) options() server.Options {
 		Files:        worker.NewFileList(d.mgr),
 		Search:       d.finder,
 		Tools:        d.tools,
+		MCP:          worker.NewMCPServers(d.mgr),
 	}
 }
 

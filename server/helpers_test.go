@@ -117,6 +117,7 @@ func (e *env) options() Options {
 		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
 		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr), Attention: e.att, Push: e.push,
 		Adopt: adopt.New(e.mgr), Files: worker.NewFileList(e.mgr), Tools: e.tools,
+		MCP: worker.NewMCPServers(e.mgr),
 	}
 }
 

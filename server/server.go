@@ -64,6 +64,7 @@ type Options struct {
 	Search    *find.Finder    // nil: GET /api/search answers 503
 	Push      *notify.Service // nil: push is off
 	Tools     *tools.Service  // nil: the tool bridge is off
+	MCP       *worker.MCPServers
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -148,6 +149,7 @@ func (s *Server) routes(o Options) {
 	searchAPI{mgr: o.Manager, find: o.Search}.routes(api)
 	pushAPI{o.Push}.routes(api)
 	toolsAPI{s: s, tools: o.Tools}.routes(e, api)
+	mcpAPI{o.MCP}.routes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

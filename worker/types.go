@@ -76,6 +76,7 @@ type Info struct {
 	Cols           int      `json:"cols,omitempty"`           // terminal, pty-agent
 	Rows           int      `json:"rows,omitempty"`           // terminal, pty-agent
 	Base           string   `json:"base,omitempty"`           // git-diff: the commit-ish asked for
+	Limits                  // sdk, pty-agent: limits and the appended prompt (agentlimits.go)
 	// Current is what the agent's CLI reported it runs with (sdk), nil
 	// until it reported. Model and PermissionMode above stay what the
 	// person chose ("" when nothing was chosen: the CLI's own settings
@@ -117,6 +118,9 @@ type Session struct {
 	// Archived: the session's worktree was removed and its workers
 	// stopped; it stays readable (ArchiveSession).
 	Archived bool `json:"archived"`
+	// MCPServers are the MCP servers the session's agent runs
+	// (mcpservers.go); the API shows their secrets masked.
+	MCPServers []MCPServer `json:"mcpServers"`
 }
 
 // Config holds the server-wide settings workers need.
