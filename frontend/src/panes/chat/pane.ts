@@ -23,6 +23,7 @@ import { StopCard } from './stop-card';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 import { TodoPin, todosOf } from './tools/todo';
+import { ToolDock } from '../../tools/dock';
 import { TurnStart } from './turn-start';
 import { watchingReason, watchState } from './watch';
 
@@ -37,6 +38,8 @@ export class ChatPane implements Pane {
   private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
+  /** Forms and links of agentdesk's own tools (ask_user, show). */
+  private readonly toolDock: ToolDock;
   private readonly stopCard = new StopCard((force) => this.cancel(force));
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
@@ -64,6 +67,7 @@ export class ChatPane implements Pane {
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
+    this.toolDock = new ToolDock(ctx.session.id);
     this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
     this.composer = this.chrome.composer;
     this.settings = this.chrome.settings;
@@ -73,6 +77,7 @@ export class ChatPane implements Pane {
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.stopCard.el,
       this.dock.el,
+      this.toolDock.el,
       this.todos.el,
       this.chrome.queue.el,
       this.composer.el);
@@ -153,6 +158,7 @@ export class ChatPane implements Pane {
   }
 
   dispose(): void {
+    this.toolDock.dispose();
     this.loop.dispose();
     this.copies.dispose();
     this.chrome.dispose();
