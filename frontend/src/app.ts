@@ -102,6 +102,7 @@ export class App {
     this.cleanups.push(() => this.presence.dispose());
     this.builtinTools = new BuiltinTools({
       sessionTitle: (sid) => this.store.session(sid)?.title ?? '',
+      sessionCwd: (sid) => this.store.session(sid)?.cwd ?? '',
       open: (sid) => this.router.go({ sid, wid: null }),
     });
     this.cleanups.push(() => this.builtinTools.dispose());

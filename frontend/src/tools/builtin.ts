@@ -53,6 +53,7 @@ const notify: Omit<ToolDef, 'handler'> = {
 /** What the app tells the tools. */
 export interface BuiltinHost {
   sessionTitle(sid: string): string;
+  sessionCwd(sid: string): string;
   open(sid: string): void;
 }
 
@@ -101,11 +102,11 @@ export class BuiltinTools {
     const spec = showSpec(input);
     if (spec.path === '' && spec.url === '') return 'show needs a path or a url.';
     if (spec.url !== '' && !/^https?:\/\//i.test(spec.url)) return 'show takes http or https URLs only.';
-    // The Files tab takes it if it is there (it calls preventDefault).
-    const ev = new CustomEvent('agentdesk:open-file', { cancelable: true, detail: { sessionId: call.sessionId, path: spec.path, line: spec.line } });
-    if (spec.url === '' && !window.dispatchEvent(ev)) return `Opened ${spec.path} in the Files tab.`;
+    const cwd = this.host.sessionCwd(call.sessionId);
+    if (spec.path.startsWith('/') && cwd !== '' && spec.path.startsWith(cwd.replace(/\/$/, '') + '/')) spec.path = spec.path.slice(cwd.replace(/\/$/, '').length + 1);
+    // The chat's dock shows it, and opens a file in the session's Files tab.
     void this.pending(call, { show: spec });
-    return spec.url !== '' ? 'The link is shown to the person in the chat; they open it themselves.' : `${spec.path} is shown to the person in the chat.`;
+    return spec.url !== '' ? 'The link is shown to the person in the chat; they open it themselves.' : `${spec.path} is shown to the person in the session's Files tab.`;
   }
 
   private notify(input: Record<string, unknown>, call: ToolCall): string {

@@ -35,10 +35,18 @@ export class ToolDock {
       const el = card?.el ?? showCard(p, p.show);
       this.cards.set(p.callId, el);
       this.el.append(el);
+      if (p.show !== undefined && p.show.path !== '') openFile(el, p.show.path);
       if (card !== null && this.el.offsetParent !== null && !this.el.contains(document.activeElement)) card.focus();
     }
     this.el.hidden = this.cards.size === 0;
   }
+}
+
+/** The session view opens a file in its Files tab on this event (bubbling from inside it). */
+const openFileEvent = 'agentdesk-open-file';
+
+function openFile(from: HTMLElement, path: string): void {
+  from.dispatchEvent(new CustomEvent(openFileEvent, { bubbles: true, detail: { path } }));
 }
 
 /** A file or page the agent wants the person to look at. */
@@ -48,7 +56,9 @@ function showCard(p: Pending, s: ShowSpec | undefined): HTMLElement {
   const what = s === undefined ? null : s.url !== ''
     ? h('a', { href: s.url, target: '_blank', rel: 'noopener noreferrer', class: 'tool-show-link' }, s.url)
     : h('code', { class: 'tool-show-path' }, s.line !== null ? `${s.path}:${s.line}` : s.path);
+  const again = s === undefined || s.path === '' ? null
+    : h('button', { class: 'btn btn-small', type: 'button', onClick: (ev: Event) => openFile(ev.currentTarget as HTMLElement, s.path) }, 'Open in Files');
   return h('div', { class: 'chat-perm tool-show', role: 'group', 'aria-label': 'The agent shows you', 'data-call-id': p.callId },
     h('div', { class: 'perm-head' }, 'The agent wants to show you ', h('span', { class: 'tool-provider' }, 'show · agentdesk')),
-    what, h('div', { class: 'perm-actions' }, dismiss));
+    what, h('div', { class: 'perm-actions' }, again, dismiss));
 }

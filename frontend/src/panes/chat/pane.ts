@@ -24,6 +24,7 @@ import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 import { TodoPin, todosOf } from './tools/todo';
 import { ToolDock } from '../../tools/dock';
+import { limitContinue, limitSettings } from '../../tools/limit-card';
 import { TurnStart } from './turn-start';
 import { watchingReason, watchState } from './watch';
 
@@ -68,7 +69,7 @@ export class ChatPane implements Pane {
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
     this.toolDock = new ToolDock(ctx.session.id);
-    this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
+    this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() }, () => this.worker);
     this.composer = this.chrome.composer;
     this.settings = this.chrome.settings;
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
@@ -87,6 +88,8 @@ export class ChatPane implements Pane {
     // Busy until the first history-end: the history read first is no news to announce.
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.el.addEventListener(limitContinue, () => void this.sendMessage('Continue.'));
+    this.el.addEventListener(limitSettings, () => this.chrome.agent.open(true));
     const path = `/ws/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}`;
     this.conn = new ChatConnection(path, {
       opened: () => this.opened(),
