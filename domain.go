@@ -32,7 +32,7 @@ type domain struct {
 
 // openDomain builds and starts the services. Web Push keys that cannot be
 // read stop the start: new ones would invalidate every subscription.
-func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, log *slog.Logger) (*domain, error) {
+func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, bridge *tools.Service, log *slog.Logger) (*domain, error) {
 	push, err := notify.New(notify.Options{Dir: cfg.dataDir, PublicURL: cfg.publicURL, Log: log})
 	if err != nil {
 		return nil, err
@@ -42,7 +42,8 @@ func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, log *slog
 		Manager: mgr, Store: store, Log: log, OnNew: push.Notify,
 		Legacy: filepath.Join(cfg.dataDir, "attention.json"),
 	})
-	d.tools = tools.New(tools.Options{Sessions: mgr, Push: push, Log: log})
+	d.tools = bridge
+	bridge.Attach(mgr, push)
 	push.Start()
 	d.att.Start()
 	d.tools.Start()

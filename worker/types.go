@@ -14,7 +14,11 @@
 // own conversations) and find (search).
 package worker
 
-import "time"
+import (
+	"time"
+
+	"github.com/agentdesk/agentdesk/internal/toolbridge"
+)
 
 // Kind names a worker kind.
 type Kind string
@@ -134,4 +138,7 @@ type Config struct {
 	// StallAfter is how long a running turn may go without progress
 	// before its activity is ActivityStalled; 0 disables the watchdog.
 	StallAfter time.Duration
+	// Tools is the tool bridge's registry (worker/tools): the chat's agent
+	// hosts agentdesk's MCP server on it. nil: no tool bridge.
+	Tools *toolbridge.Registry
 }

@@ -94,7 +94,7 @@ func (b *bridge) turn(prompt string, answer answerFunc, during func()) []claude.
 		default:
 			var req struct {
 				Request struct {
-					Input     json.RawMessage `json:"input"`
+					Input     json.RawMessage       `json:"input"`
 					MCPServer struct{ Name string } `json:"mcp_server"`
 				} `json:"request"`
 			}

@@ -35,6 +35,8 @@ type Pusher interface {
 
 // Options configure a Service.
 type Options struct {
+	// Sessions and Push may be given later with Attach (main builds the
+	// registry before the manager, whose agents call it).
 	Sessions Sessions
 	Push     Pusher        // nil: push is off
 	Timeout  time.Duration // a call's limit; 0: toolbridge.DefaultTimeout
@@ -53,6 +55,12 @@ type Service struct {
 	wg      sync.WaitGroup
 }
 
+// Attach gives the service the sessions and the push sender once they
+// exist; call it before Start and before any provider connects.
+func (s *Service) Attach(sessions Sessions, push Pusher) {
+	s.sessions, s.push = sessions, push
+}
+
 // New returns the service; Start starts its built-in provider.
 func New(o Options) *Service {
 	s := &Service{sessions: o.Sessions, push: o.Push, log: o.Log}
@@ -65,6 +73,9 @@ func New(o Options) *Service {
 
 // checkSession refuses tools for a session that does not exist.
 func (s *Service) checkSession(sid string) error {
+	if s.sessions == nil {
+		return errors.New("agentdesk is still starting; connect again in a moment")
+	}
 	if _, err := s.sessions.Session(sid); err != nil {
 		if errors.Is(err, worker.ErrNotFound) {
 			return errors.New("no session " + sid + ` exists: give the id of an open session, or "*" for every session`)
