@@ -24,6 +24,7 @@ import (
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/adopt"
+	"github.com/agentdesk/agentdesk/worker/tools"
 )
 
 func main() {
@@ -67,7 +68,10 @@ func run(args []string) error {
 		return err
 	}
 
-	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter}
+	// The tool bridge's registry exists before the manager: the chats'
+	// agents call it. Its sessions and push sender come with the domain.
+	bridge := tools.New(tools.Options{Log: log})
+	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter, Tools: bridge.Registry()}
 	mgr := worker.NewManager(worker.Options{
 		Store:      store,
 		Config:     wcfg,
@@ -82,7 +86,7 @@ func run(args []string) error {
 	if err := mgr.Load(ctx); err != nil {
 		return err
 	}
-	dom, err := openDomain(cfg, store, mgr, log)
+	dom, err := openDomain(cfg, store, mgr, bridge, log)
 	if err != nil {
 		_ = mgr.Close(ctx)
 		return err

@@ -26,6 +26,7 @@ import (
 	"github.com/agentdesk/agentdesk/worker/gitops"
 	"github.com/agentdesk/agentdesk/worker/notify"
 	"github.com/agentdesk/agentdesk/worker/review"
+	"github.com/agentdesk/agentdesk/worker/tools"
 )
 
 // Version is reported by /api/health.
@@ -63,6 +64,8 @@ type Options struct {
 	Adopt     *adopt.Service
 	Search    *find.Finder    // nil: GET /api/search answers 503
 	Push      *notify.Service // nil: push is off
+	Tools     *tools.Service  // nil: the tool bridge is off
+	MCP       *worker.MCPServers
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -151,6 +154,8 @@ func (s *Server) routes(o Options) {
 	attentionAPI{s: s, att: o.Attention}.routes(api)
 	searchAPI{mgr: o.Manager, find: o.Search}.routes(api)
 	pushAPI{o.Push}.routes(api)
+	toolsAPI{s: s, tools: o.Tools}.routes(e, api)
+	mcpAPI{o.MCP}.routes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

@@ -30,6 +30,9 @@ type CreateSessionRequest struct {
 	// the next message resumes it. Options.Adoptable checks that it
 	// exists.
 	ClaudeSessionID string `json:"claudeSessionId"`
+	// AllowedTools and Limits are the agent worker's (WorkerRequest).
+	AllowedTools []string `json:"allowedTools"`
+	Limits
 }
 
 const maxTitle = 200
@@ -82,6 +85,15 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err != nil {
 		return Session{}, err
 	}
+	wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode, AllowedTools: req.AllowedTools, Limits: req.Limits}
+	if agent == "" && (len(req.AllowedTools) > 0 || !req.Limits.IsZero()) {
+		return Session{}, fieldErr("agent", "allowedTools and limits need an agent worker; leave agent out or set it to sdk")
+	}
+	if agent != "" {
+		if _, err := wr.info(); err != nil {
+			return Session{}, err // checked before anything is stored
+		}
+	}
 	var wt *Worktree
 	var setup string
 	cwd := req.Cwd
@@ -110,7 +122,6 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	}
 
 	if agent != "" {
-		wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode}
 		if _, err := m.CreateWorker(ctx, st.s.ID, wr); err != nil {
 			m.log.Error("start agent worker", "session", st.s.ID, "err", err)
 		}

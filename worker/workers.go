@@ -21,11 +21,15 @@ type WorkerRequest struct {
 	Cols           int      `json:"cols"`
 	Rows           int      `json:"rows"`
 	Base           string   `json:"base"`
+	Limits
 
 	// inherit is what the agent worker a switch retires ran with: the
 	// terminal view starts with it where the person chose nothing, so both
 	// views run the same (Switch).
 	inherit *Current
+	// carried: the limits come from the worker a switch retires, checked
+	// when they were set (a directory gone since does not stop a switch).
+	carried bool
 }
 
 var permissionModes = map[string]bool{"": true, "default": true, "acceptEdits": true, "plan": true, "bypassPermissions": true}
@@ -38,6 +42,11 @@ func (r WorkerRequest) info() (Info, error) {
 	if r.Kind.IsAgent() && !permissionModes[r.PermissionMode] {
 		return i, fieldErr("permissionMode", "must be one of default, acceptEdits, plan, bypassPermissions")
 	}
+	limits, err := r.agentLimits()
+	if err != nil {
+		return i, err
+	}
+	i.Limits = limits
 	switch r.Kind {
 	case KindSDK:
 		i.Model, i.PermissionMode, i.AllowedTools = r.Model, r.PermissionMode, r.AllowedTools
@@ -57,6 +66,24 @@ func (r WorkerRequest) info() (Info, error) {
 		return i, fieldErr("kind", "unknown worker kind %q: use sdk, pty-agent, terminal, git-diff or files", r.Kind)
 	}
 	return i, nil
+}
+
+// agentLimits validates the request's limits and allowed tools: an agent
+// worker's options only.
+func (r WorkerRequest) agentLimits() (Limits, error) {
+	if !r.Kind.IsAgent() {
+		if !r.Limits.IsZero() {
+			return Limits{}, fieldErr("maxTurns", "limits (appendSystemPrompt, maxTurns, maxBudgetUsd, disallowedTools, addDirs) are options of agent workers (sdk, pty-agent) only")
+		}
+		return Limits{}, nil
+	}
+	if r.carried {
+		return r.Limits.clone(), nil
+	}
+	if err := checkToolRules("allowedTools", r.AllowedTools); err != nil {
+		return Limits{}, err
+	}
+	return r.Limits.check()
 }
 
 // startsWith is what a new pty-agent's CLI is started with: the choices,

@@ -19,6 +19,7 @@ import { Sidebar } from './components/sidebar';
 import { h } from './dom';
 import { isAgent, quickKind } from './kinds';
 import { isPlainClick, parseRoute, Router, type Route } from './router';
+import { BuiltinTools } from './tools/builtin';
 import { Notifier } from './notify';
 import { installShortcuts } from './shortcuts';
 import { Store } from './store';
@@ -46,6 +47,8 @@ export class App {
   private readonly notifier: Notifier;
   private readonly inbox: Inbox;
   private readonly presence: Presence;
+  /** agentdesk's own tools for the agents, served by this tab. */
+  private readonly builtinTools: BuiltinTools;
   private readonly push: PushToggle;
   private readonly notifyBanner = new NotifyBanner(() => void this.push.turnOn());
   private readonly cleanups: (() => void)[] = [];
@@ -101,6 +104,12 @@ export class App {
     this.store.replaceAll(sessions);
     this.presence = new Presence((f) => this.socket.send(f), () => this.router.current.sid, (path) => this.router.go(parseRoute(path)));
     this.cleanups.push(() => this.presence.dispose());
+    this.builtinTools = new BuiltinTools({
+      sessionTitle: (sid) => this.store.session(sid)?.title ?? '',
+      sessionCwd: (sid) => this.store.session(sid)?.cwd ?? '',
+      open: (sid) => this.router.go({ sid, wid: null }),
+    });
+    this.cleanups.push(() => this.builtinTools.dispose());
     this.socket = new ReconnectingSocket({
       onOpen: () => this.presence.connected(),
       url: () => wsUrl('/ws/app'),
@@ -214,6 +223,7 @@ export class App {
     this.notifier.seen();
     this.inbox.routeChanged();
     this.presence.update();
+    this.builtinTools.view(sid);
     this.renderSidebar();
     for (const [id, v] of this.views) if (id !== sid) v.hide();
     if (this.usagePage !== null) this.usagePage.el.hidden = this.router.current.page !== 'usage';

@@ -36,6 +36,10 @@ type Options struct {
 	PermissionMode string
 	AllowedTools   []string
 
+	// Limits are the per-session flags and the MCP servers (limits.go);
+	// the stream-json child only.
+	Limits Limits
+
 	// Grace bounds each step of Close (after closing stdin, after SIGTERM)
 	// and is the exec WaitDelay. 0 means DefaultGrace.
 	Grace time.Duration
@@ -61,7 +65,8 @@ var baseArgs = []string{
 
 // Args returns the CLI arguments for o (without the program name).
 func Args(o Options) []string {
-	return append(append([]string(nil), baseArgs...), ConversationArgs(o)...)
+	args := append(append([]string(nil), baseArgs...), ConversationArgs(o)...)
+	return append(args, LimitArgs(o.Limits)...)
 }
 
 // ConversationArgs returns the arguments both ways of running the CLI

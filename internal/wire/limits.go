@@ -39,3 +39,7 @@ const (
 	FSUploadRequest = 2 << 30
 	FSUploadFiles   = 1000
 )
+
+// MaxToolFrame is the frame limit of /ws/tools, raised from 1 MiB so that
+// a provider's tool result can carry an image (a screenshot).
+const MaxToolFrame = 8 << 20

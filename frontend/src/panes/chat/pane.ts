@@ -25,6 +25,8 @@ import { StopCard } from './stop-card';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 import { TodoPin, todosOf } from './tools/todo';
+import { ToolDock } from '../../tools/dock';
+import { limitContinue, limitSettings } from '../../tools/limit-card';
 import { TurnStart } from './turn-start';
 import { watchingReason, watchState } from './watch';
 
@@ -39,6 +41,8 @@ export class ChatPane implements Pane {
   private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
+  /** Forms and links of agentdesk's own tools (ask_user, show). */
+  private readonly toolDock: ToolDock;
   private readonly stopCard = new StopCard((force) => this.cancel(force));
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
@@ -72,7 +76,8 @@ export class ChatPane implements Pane {
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
+    this.toolDock = new ToolDock(ctx.session.id);
+    this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() }, () => this.worker);
     this.composer = this.chrome.composer;
     this.settings = this.chrome.settings;
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
@@ -81,6 +86,7 @@ export class ChatPane implements Pane {
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.stopCard.el,
       this.dock.el,
+      this.toolDock.el,
       this.todos.el,
       this.chrome.queue.el,
       this.composer.el);
@@ -93,6 +99,8 @@ export class ChatPane implements Pane {
     // Busy until the first history-end: the history read first is no news to announce.
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.el.addEventListener(limitContinue, () => void this.sendMessage('Continue.'));
+    this.el.addEventListener(limitSettings, () => this.chrome.agent.open(true));
     const path = `/ws/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}`;
     this.conn = new ChatConnection(path, {
       opened: () => this.opened(),
@@ -169,6 +177,7 @@ export class ChatPane implements Pane {
   }
 
   dispose(): void {
+    this.toolDock.dispose();
     this.loop.dispose();
     this.copies.dispose();
     this.chrome.dispose();

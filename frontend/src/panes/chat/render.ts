@@ -4,6 +4,7 @@
 // markdown HTML (the frame's "html") is inserted as HTML.
 import { h } from '../../dom';
 import { codeBoxes } from '../../scroll-box';
+import { limitReached, renderLimit } from '../../tools/limit-card';
 import { setCopySource } from './copy';
 import { formatCost, formatDuration, formatInt } from './format';
 import { isObject, num, str, type Block, type CliMessage } from './protocol';
@@ -164,6 +165,11 @@ export function renderResult(m: CliMessage, prevTotal: number | null): HTMLEleme
   if ((inTok ?? 0) > 0 || (outTok ?? 0) > 0) facts.push(`${formatInt(inTok ?? 0)} in / ${formatInt(outTok ?? 0)} out tokens`);
   const cost = turnCost(m, prevTotal);
   if (cost !== null && cost > 0) facts.push(formatCost(cost));
+  const limit = limitReached(m);
+  if (limit !== null) {
+    const errors = Array.isArray(m.errors) ? m.errors.filter((e: unknown) => typeof e === 'string').join('; ') : '';
+    return renderLimit(limit, facts.join(' · '), errors);
+  }
   const el = h('div', { class: 'chat-msg chat-result', 'data-outcome': outcome },
     h('span', { class: 'result-label' }, label),
     facts.length > 0 ? h('span', { class: 'result-facts' }, facts.join(' · ')) : null);

@@ -10,6 +10,7 @@ import { toolTitle } from './tool-title';
 import { imageUrl, resultImages } from './tools/images';
 import './tools/index';
 import { toolView, type ToolView } from './tools/registry';
+import { providerChip, shortToolName } from '../../tools/providers';
 
 /** Output lines shown before "show all". */
 export const previewLines = 40;
@@ -41,7 +42,8 @@ export class ToolCard {
     const t = toolTitle(name, input);
     this.stateEl = h('span', { class: 'tool-state' });
     const head = h('div', { class: 'tool-head' },
-      h('span', { class: 'tool-name' }, name || 'tool'),
+      h('span', { class: 'tool-name' }, shortToolName(name) || 'tool'),
+      providerChip(name),
       t.text !== '' ? h(t.code ? 'code' : 'span', { class: 'tool-title' }, t.text) : null,
       this.stateEl);
     this.el = h('div', { class: 'chat-msg chat-tool', 'data-tool': name, 'data-tool-id': id }, head);
