@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 // config is the command line and environment of API.md "Running".

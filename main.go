@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/persist"

@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/claudesessions"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"

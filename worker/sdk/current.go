@@ -1,7 +1,7 @@
 package sdk
 
 import (
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/worker"
 )
 

@@ -1,5 +1,5 @@
 // Package sdk is the sdk worker kind: Claude Code driven in stream-json
-// mode (internal/claude), shown as a chat.
+// mode (internal/agent/claude), shown as a chat.
 //
 // Two types share the work. Runtime drives the CLI: it starts it at the
 // first user message (--session-id for a new conversation, --resume

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/markdown"
 	"github.com/agentdesk/agentdesk/internal/wire"
 )

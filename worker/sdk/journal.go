@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"

@@ -3,7 +3,7 @@ package sdk
 import (
 	"sync"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 
 	"github.com/agentdesk/agentdesk/worker"
 )

@@ -15,7 +15,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 // sleeperCLI is a "CLI" that never gets past its start-up: it never answers

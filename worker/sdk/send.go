@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	attachment "github.com/agentdesk/agentdesk/internal/attach"
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/worker"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/wire"
 )
 

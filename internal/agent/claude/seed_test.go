@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 const testKey = "sk-ant-0123456789abcdefghijKLMNOPQRST" // the last 20: abcdefghijKLMNOPQRST

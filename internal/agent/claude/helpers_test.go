@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 )
 

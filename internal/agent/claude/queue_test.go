@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 // TestLinesBoundedInBytes: while the consumer takes no lines, the driver

@@ -3,7 +3,7 @@ package claude_test
 import (
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 func TestReportedInForce(t *testing.T) {

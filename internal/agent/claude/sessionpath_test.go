@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 func TestConfigDir(t *testing.T) {

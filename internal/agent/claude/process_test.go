@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 func TestInitializeAndTurn(t *testing.T) {

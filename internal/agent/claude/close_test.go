@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 // gone reports whether pid has exited (a zombie counts: it runs nothing).
