@@ -2,9 +2,9 @@ package main
 
 import (
 	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/worker/chat"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 	"github.com/agentdesk/agentdesk/worker/terminal"
 )
 
@@ -13,7 +13,7 @@ func factories() map[worker.Kind]worker.Factory {
 	return map[worker.Kind]worker.Factory{
 		worker.KindGitDiff:  gitdiff.New,
 		worker.KindTerminal: terminal.New,
-		worker.KindSDK:      sdk.New,
+		worker.KindSDK:      chat.New,
 		worker.KindPTYAgent: ptyagent.New,
 	}
 }

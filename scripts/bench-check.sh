@@ -15,8 +15,8 @@ factor=${BENCH_FACTOR:-3}
 suite=(
   "./persist|^BenchmarkAppendMessages\$/nosync=true|20000x"
   "./persist|^BenchmarkMessagesAfter10k\$|5x"
-  "./worker/sdk|^BenchmarkPipeline\$/saturated|20000x"
-  "./worker/sdk|^BenchmarkCatchUp10k\$|5x"
+  "./worker/chat|^BenchmarkPipeline\$/saturated|20000x"
+  "./worker/chat|^BenchmarkCatchUp10k\$|5x"
   "./internal/hub|^BenchmarkPublish10\$|200ms"
   "./server|^BenchmarkPumpFanout10\$|20000x"
   "./internal/markdown|^BenchmarkRender\$|200ms"

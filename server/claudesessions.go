@@ -74,7 +74,7 @@ func (s *Server) claudeSessions(c echo.Context) error {
 
 // checkAdoptable refuses to adopt a conversation whose file is not there.
 // One a claude process is writing now is adopted read-only: the chat
-// follows it until that process ends (worker/sdk/watch.go).
+// follows it until that process ends (worker/chat/watch.go).
 func (s *Server) checkAdoptable(req worker.CreateSessionRequest) error {
 	id := req.ClaudeSessionID
 	if _, ok := claude.FindSessionFile(s.claudeConfigDir(), req.Cwd, id); !ok {

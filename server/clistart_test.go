@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
+	chatkind "github.com/agentdesk/agentdesk/worker/chat"
 )
 
 // TestMissingCLIEndsTurn: with --claude pointing nowhere, a message gets
@@ -17,7 +17,7 @@ import (
 func TestMissingCLIEndsTurn(t *testing.T) {
 	sdkEnv(t) // builds the fake CLI
 	path := filepath.Join(t.TempDir(), "bin", "claude")
-	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
+	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatkind.New},
 		cfg: worker.Config{ClaudePath: path, ChildEnv: os.Environ()}}
 	e.start()
 	t.Cleanup(e.stop)

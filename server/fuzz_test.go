@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/worker"
+	chatkind "github.com/agentdesk/agentdesk/worker/chat"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 	"github.com/coder/websocket"
 )
 
@@ -103,7 +103,7 @@ func fuzzWorkers(t *testing.T) (sdkRT, diffRT worker.Runtime) {
 	t.Helper()
 	e := sdkEnv(t) // builds the fake CLI once
 	e.stop()
-	e.kinds = map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New, worker.KindGitDiff: gitdiff.New}
+	e.kinds = map[worker.Kind]worker.Factory{worker.KindSDK: chatkind.New, worker.KindGitDiff: gitdiff.New}
 	e.cfg.ChildEnv = os.Environ()
 	e.start()
 	var s worker.Session

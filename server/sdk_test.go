@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
+	chatkind "github.com/agentdesk/agentdesk/worker/chat"
 )
 
 var (
@@ -34,7 +34,7 @@ func sdkEnv(t *testing.T) *env {
 	if fakeCLIErr != nil {
 		t.Fatal(fakeCLIErr)
 	}
-	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
+	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatkind.New},
 		cfg: worker.Config{ClaudePath: fakeCLI, ChildEnv: os.Environ()}}
 	e.start()
 	t.Cleanup(e.stop)

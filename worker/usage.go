@@ -96,7 +96,7 @@ type UsageRow struct {
 
 // Usage rolls up the stored usage records in q's range. Its cost is the
 // number of turns in the range: it reads the per-turn records the sdk
-// workers keep (worker/sdk/meter.go), never the message logs.
+// workers keep (worker/chat/meter.go), never the message logs.
 func (m *Manager) Usage(q UsageQuery) (UsageReport, error) {
 	var recs []usage.Record
 	err := m.store.UsageRange(q.From, q.To, func(v []byte) error {

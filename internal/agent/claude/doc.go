@@ -7,7 +7,7 @@
 // answers). It also knows where the CLI keeps its session files.
 //
 // Everything here follows ../shared/docs/claude-cli.md, observed with CLI
-// 2.1.330. The package knows nothing about agentdesk workers: worker/sdk
+// 2.1.330. The package knows nothing about agentdesk workers: worker/chat
 // turns Lines into chat messages, worker/ptyagent runs the CLI in a PTY.
 package claude
 
