@@ -92,7 +92,7 @@ func waitingInCommit() bool {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "sdk.(*journal).produceCommitted") && strings.Contains(g, "[chan receive") {
+		if strings.Contains(g, "chat.(*journal).produceCommitted") && strings.Contains(g, "[chan receive") {
 			return true
 		}
 	}
