@@ -70,7 +70,7 @@ func run(args []string) error {
 		Store:      store,
 		Config:     worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter},
 		Log:        log,
-		Factories:  factories(),
+		Factories:  factories(cfg.claude),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
 		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others

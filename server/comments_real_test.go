@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
-	chatkind "github.com/agentdesk/agentdesk/worker/chat"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
 	"github.com/agentdesk/agentdesk/worker/review"
@@ -23,7 +22,7 @@ func TestSendReviewRealCLI(t *testing.T) {
 	api := fakeapi.New(t)
 	api.SlowChunks = 5000 // the "slow" turn outlasts the test; Close ends it
 	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatkind.New, worker.KindGitDiff: gitdiff.New},
+		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(claudePath), worker.KindGitDiff: gitdiff.New},
 		cfg:   worker.Config{ClaudePath: claudePath, ChildEnv: api.ClaudeEnv(t.TempDir())}}
 	e.start()
 	t.Cleanup(e.stop)

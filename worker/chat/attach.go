@@ -74,15 +74,6 @@ func (r *Runtime) newRef(name, mediaType string, size int) attachmentRef {
 		URL: "/api/sessions/" + r.env.Session.ID + "/workers/" + r.env.Info.ID + "/attachments/" + id}
 }
 
-// cliContent is what the CLI gets as the message's content: the text
-// alone, as before, or its blocks.
-func cliContent(content string, files []attachment.File) any {
-	if len(files) == 0 {
-		return content
-	}
-	return attachment.Blocks(content, files)
-}
-
 // Attachment returns a stored attachment of this worker's log.
 func (r *Runtime) Attachment(id string) (worker.Attachment, error) {
 	meta, data, err := r.env.Store.Blob(r.env.Info.ID, id)

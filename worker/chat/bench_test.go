@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/agent/agenttest"
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
@@ -29,7 +30,7 @@ func benchRuntime(b *testing.B) *Runtime {
 		Info:    worker.Info{ID: "w1", SessionID: "s1", Kind: worker.KindSDK},
 		Session: worker.Session{ID: "s1", ClaudeSessionID: &conv},
 		Store:   st,
-	})
+	}, agenttest.New())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,13 +43,13 @@ func benchRuntime(b *testing.B) *Runtime {
 
 // benchLine is an assistant line of typical size (about 600 bytes) with a
 // short markdown text, whose uuid encodes i.
-func benchLine(i int) claude.Line {
+func benchLine(i int) agent.Event {
 	id := fmt.Sprintf("00000000-0000-4000-8000-%012x", i)
 	raw := `{"type":"assistant","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-opus-5-5",` +
 		`"content":[{"type":"text","text":"Line ` + strconv.Itoa(i) + `: I ran **the tests** and ` + "`go vet`" + `; all passed."}],` +
 		`"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":2560,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1},"context_management":null},` +
 		`"parent_tool_use_id":null,"session_id":"00000000-0000-4000-8000-000000000000","uuid":"` + id + `","timestamp":"2026-11-22T12:00:00.000Z","request_id":"req_bench"}`
-	return claude.Line{Raw: []byte(raw), Type: "assistant", UUID: id}
+	return agent.Event{Kind: agent.KindMessage, Raw: []byte(raw), Type: "assistant", UUID: id}
 }
 
 // lineIndex recovers i from the frame of benchLine(i): on a fresh log it
@@ -83,7 +84,7 @@ func benchPipeline(b *testing.B, perMs int) {
 	r := benchRuntime(b)
 	const subs = 10
 	n := b.N
-	lines := make([]claude.Line, n)
+	lines := make([]agent.Event, n)
 	for i := range lines {
 		lines[i] = benchLine(i)
 	}
@@ -115,7 +116,7 @@ func benchPipeline(b *testing.B, perMs int) {
 			}
 		})
 	}
-	in := make(chan claude.Line, 256)
+	in := make(chan agent.Event, 256)
 	var rd sync.WaitGroup
 	rd.Go(func() { r.consume(nil, batched(in)) })
 
@@ -155,7 +156,7 @@ func benchPipeline(b *testing.B, perMs int) {
 func BenchmarkCatchUp10k(b *testing.B) {
 	const total = 10000
 	r := benchRuntime(b)
-	in := make(chan claude.Line, 256)
+	in := make(chan agent.Event, 256)
 	var rd sync.WaitGroup
 	rd.Go(func() { r.consume(nil, batched(in)) })
 	for i := range total {
@@ -187,15 +188,15 @@ func BenchmarkCatchUp10k(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/replay")
 }
 
-// batched hands the lines of in on as the driver does
-// (claude.Process.Batches): every line waiting, at most 256, in one batch.
+// batched hands the events of in on as a driver does (agent.Conn.Events):
+// every event waiting, at most 256, in one batch.
 // It ends when in closes.
-func batched(in <-chan claude.Line) <-chan []claude.Line {
-	out := make(chan []claude.Line)
+func batched(in <-chan agent.Event) <-chan []agent.Event {
+	out := make(chan []agent.Event)
 	go func() {
 		defer close(out)
 		for l := range in {
-			batch := []claude.Line{l}
+			batch := []agent.Event{l}
 		more:
 			for len(batch) < 256 {
 				select {

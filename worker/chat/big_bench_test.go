@@ -41,7 +41,7 @@ func benchBig(b *testing.B, spec, kind string) {
 	}
 	defer st.Close()
 	conv := "00000000-0000-4000-8000-000000000000"
-	rt, err := New(context.Background(), worker.Env{
+	rt, err := claudeFactory(fakeBin)(context.Background(), worker.Env{
 		Info:    worker.Info{ID: "w1", SessionID: "s1", Kind: worker.KindSDK},
 		Session: worker.Session{ID: "s1", Cwd: b.TempDir(), ClaudeSessionID: &conv},
 		Store:   st,

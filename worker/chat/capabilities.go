@@ -2,57 +2,38 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
 var _ worker.CapabilityLister = (*Runtime)(nil)
 
-// initAnswer is the part of the CLI's initialize answer agentdesk uses
-// (claude-cli.md §5: about 17 KB, most of it command descriptions).
-type initAnswer struct {
-	Models                []worker.Model   `json:"models"`
-	Commands              []worker.Command `json:"commands"`
-	CurrentPermissionMode string           `json:"current_permission_mode"`
-}
-
-// parseCapabilities reads an initialize answer. A CLI that leaves a list
-// out gets an empty one, so the API never answers null.
-func parseCapabilities(raw json.RawMessage) (worker.Capabilities, error) {
-	var a initAnswer
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return worker.Capabilities{}, fmt.Errorf("read claude's initialize answer: %w", err)
-	}
-	c := worker.Capabilities{Models: a.Models, Commands: a.Commands, PermissionMode: a.CurrentPermissionMode}
-	if c.Models == nil {
-		c.Models = []worker.Model{}
-	}
-	if c.Commands == nil {
-		c.Commands = []worker.Command{}
-	}
-	return c, nil
-}
-
-// setCapabilities keeps the answer of the CLI that just started. It
-// outlives that CLI: the next start answers the same.
-func (r *Runtime) setCapabilities(raw json.RawMessage) {
-	c, err := parseCapabilities(raw)
-	if err != nil {
-		r.log.Warn("claude capabilities", "err", err)
+// setCapabilities keeps what the agent that just started offers (none
+// when it said nothing readable). It outlives that agent: the next start
+// answers the same.
+func (r *Runtime) setCapabilities(a agent.Capabilities) {
+	if a.Models == nil && a.Commands == nil {
 		return
+	}
+	// The API never answers null lists.
+	c := worker.Capabilities{Models: []worker.Model{}, Commands: []worker.Command{}, PermissionMode: a.PermissionMode}
+	for _, m := range a.Models {
+		c.Models = append(c.Models, worker.Model(m))
+	}
+	for _, cmd := range a.Commands {
+		c.Commands = append(c.Commands, worker.Command(cmd))
 	}
 	r.mu.Lock()
 	r.caps = &c
 	r.mu.Unlock()
-	r.noteInForce(claude.InForce{PermissionMode: c.PermissionMode})
+	r.noteInForce(agent.Settings{PermissionMode: c.PermissionMode})
 }
 
-// Capabilities answers what the CLI offers. When no CLI of this worker has
-// started yet it starts one, the one the first message will use, and asks
-// it; a read-only worker has no CLI to ask.
+// Capabilities answers what the agent offers. When no agent of this worker
+// has started yet it starts one, the one the first message will use, and
+// asks it; a read-only worker has no agent to ask.
 func (r *Runtime) Capabilities(ctx context.Context) (worker.Capabilities, error) {
 	if c, ok := r.cachedCapabilities(); ok {
 		return c, nil

@@ -5,17 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-// initTimeout bounds the CLI's answer to initialize (about 0.3 s seen).
-const initTimeout = 60 * time.Second
+// startTimeout bounds the agent's start, its handshake included (the
+// driver may bound it more tightly).
+const startTimeout = 2 * time.Minute
 
-// closeTimeout bounds closing a CLI that failed at start-up.
+// closeTimeout bounds closing an agent that failed at start-up.
 const closeTimeout = 10 * time.Second
 
 // reportedError is an error the tabs were already told about with an error
@@ -25,9 +29,9 @@ type reportedError struct{ err error }
 func (e reportedError) Error() string { return e.err.Error() }
 func (e reportedError) Unwrap() error { return e.err }
 
-// ensureProcess returns the running CLI, starting it first when there is
-// none. The caller holds sendMu.
-func (r *Runtime) ensureProcess() (*claude.Process, error) {
+// ensureProcess returns the running agent, starting it first when there
+// is none. The caller holds sendMu.
+func (r *Runtime) ensureProcess() (agent.Conn, error) {
 	r.mu.Lock()
 	p, resume, stopped := r.proc, r.resume, r.stopped
 	r.mu.Unlock()
@@ -37,20 +41,13 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	if p != nil {
 		return p, nil
 	}
-	if r.isFollowing() {
-		return nil, errWatching
+	if err := r.followErr(); err != nil {
+		return nil, err
 	}
 	if r.sendCancelled() {
-		return nil, errSendCancelled // no CLI to start for a cancelled message
+		return nil, errSendCancelled // no agent to start for a cancelled message
 	}
 	p, err := r.start(resume)
-	if err != nil && retryOther(err) {
-		// The log and the CLI disagree on whether the conversation exists
-		// (it never got a first message, or another worker created it):
-		// believe the CLI.
-		r.log.Info("claude start: retrying", "resume", !resume, "err", err)
-		p, err = r.start(!resume)
-	}
 	if err != nil {
 		if r.isStopped() {
 			return nil, errStopped
@@ -64,7 +61,7 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	if r.stopped {
 		r.mu.Unlock()
 		closeQuietly(p)
-		r.forgetProcess(p)
+		r.forgetProcess(p.Ident())
 		return nil, errStopped
 	}
 	r.proc, r.resume = p, true
@@ -74,50 +71,12 @@ func (r *Runtime) ensureProcess() (*claude.Process, error) {
 	return p, nil
 }
 
-// startError is a CLI that ran but failed before answering initialize.
-type startError struct {
-	err    error
-	stderr string
-}
-
-func (e *startError) Error() string { return e.err.Error() }
-func (e *startError) Unwrap() error { return e.err }
-
-// retryOther reports whether a start failed only because --resume or
-// --session-id was the wrong choice.
-func retryOther(err error) bool {
-	var se *startError
-	if !errors.As(err, &se) {
-		return false
-	}
-	return strings.Contains(se.stderr, "No conversation found") ||
-		strings.Contains(se.stderr, "is already in use")
-}
-
-// start runs the CLI and waits for its initialize answer. On failure the
-// process is closed.
-func (r *Runtime) start(resume bool) (*claude.Process, error) {
+// start has the driver run the agent and waits until it is ready. A Stop
+// or a Cancel meanwhile aborts the start (abortInit).
+func (r *Runtime) start(resume bool) (agent.Conn, error) {
 	set, tools := r.startFlags()
-	opts := claude.Options{
-		Path:           r.env.Config.ClaudePath,
-		Dir:            r.env.Session.Cwd,
-		Env:            r.childEnv(),
-		Marker:         r.env.Marker,
-		SessionID:      r.conv,
-		Resume:         resume,
-		Model:          set.Model,
-		PermissionMode: set.PermissionMode,
-		AllowedTools:   tools,
-	}
-	p, err := claude.StartWith(r.ctx, r.env.Launcher, opts)
-	if err != nil {
-		return nil, err
-	}
-	// Recorded at once, before initialize (which can take seconds) and
-	// before the reader runs (its exit deletes the record), so that the
-	// next start ends the CLI and its tools if the server dies meanwhile.
-	r.recordProcess(p)
-	ictx, cancel := context.WithTimeout(r.ctx, initTimeout)
+	ctx, cancel := context.WithTimeout(r.ctx, startTimeout)
+	defer cancel()
 	r.mu.Lock()
 	r.abortInit = cancel
 	stopped := r.stopped
@@ -125,18 +84,65 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 	if stopped || r.sendCancelled() {
 		cancel()
 	}
-	caps, err := p.Initialize(ictx)
+	rec := &recorder{inner: r.env.Launcher, r: r}
+	p, err := r.driver.Start(ctx, agent.Options{
+		Conversation: r.conv,
+		Resume:       resume,
+		Dir:          r.env.Session.Cwd,
+		Env:          r.env.Config.ChildEnv,
+		Marker:       r.env.Marker,
+		Launcher:     rec,
+		Settings:     agent.Settings{Model: set.Model, PermissionMode: set.PermissionMode},
+		AllowedTools: tools,
+		Log:          r.log,
+	})
 	r.mu.Lock()
 	r.abortInit = nil
 	r.mu.Unlock()
-	cancel()
 	if err != nil {
-		closeQuietly(p)
-		r.forgetProcess(p)
-		return nil, &startError{err: fmt.Errorf("initialize claude: %w", err), stderr: p.Stderr()}
+		rec.forgetAll()
+		return nil, err
 	}
-	r.setCapabilities(caps)
+	r.setCapabilities(p.Capabilities())
 	return p, nil
+}
+
+// recorder is the launcher of one start: every process it starts is
+// recorded at once, before the agent's handshake (which can take seconds)
+// and before the reader runs (its exit deletes the record), so that the
+// next start of the server ends the agent and its tools if the server
+// dies meanwhile.
+type recorder struct {
+	inner launch.Launcher
+	r     *Runtime
+
+	mu      sync.Mutex
+	started []childproc.Ident
+}
+
+func (l *recorder) Start(ctx context.Context, s launch.Spec) (*launch.Process, error) {
+	inner := l.inner
+	if inner == nil {
+		inner = launch.Local{}
+	}
+	p, err := inner.Start(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.started = append(l.started, p.Ident())
+	l.mu.Unlock()
+	l.r.recordProcess(p.Ident())
+	return p, nil
+}
+
+// forgetAll deletes the records of a start that failed.
+func (l *recorder) forgetAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, id := range l.started {
+		l.r.forgetProcess(id)
+	}
 }
 
 func (r *Runtime) isStopped() bool {
@@ -145,43 +151,40 @@ func (r *Runtime) isStopped() bool {
 	return r.stopped
 }
 
-func (r *Runtime) childEnv() []string {
-	return claude.ChildEnv(r.env.Config.ChildEnv, r.env.Config.ClaudeConfigDir)
-}
-
-// recordProcess stores p's identity as the worker's process record.
-func (r *Runtime) recordProcess(p *claude.Process) {
+// recordProcess stores id as the worker's process record.
+func (r *Runtime) recordProcess(id childproc.Ident) {
 	r.recMu.Lock()
 	defer r.recMu.Unlock()
-	r.recorded = p
-	if err := r.env.RecordProcess(p.Ident()); err != nil {
-		r.log.Warn("record claude process", "err", err)
+	r.recorded = id
+	if err := r.env.RecordProcess(id); err != nil {
+		r.log.Warn("record agent process", "err", err)
 	}
 }
 
-// forgetProcess deletes the record of p, a CLI that is gone, unless a newer
-// CLI's record replaced it: a dead CLI's reader may finish after the next
-// CLI started (SendUser starts one as soon as a write fails).
-func (r *Runtime) forgetProcess(p *claude.Process) {
+// forgetProcess deletes the record of id, a process that is gone, unless a
+// newer process's record replaced it: a dead agent's reader may finish
+// after the next agent started (SendUser starts one as soon as a write
+// fails).
+func (r *Runtime) forgetProcess(id childproc.Ident) {
 	r.recMu.Lock()
 	defer r.recMu.Unlock()
-	if r.recorded != p {
+	if r.recorded != id || id == (childproc.Ident{}) {
 		return
 	}
-	r.recorded = nil
+	r.recorded = childproc.Ident{}
 	if err := r.env.Store.DeleteProcess(r.env.Info.ID); err != nil {
-		r.log.Warn("forget claude process", "err", err)
+		r.log.Warn("forget agent process", "err", err)
 	}
 }
 
-func closeQuietly(p *claude.Process) {
+func closeQuietly(p agent.Conn) {
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
 	_ = p.Close(ctx)
 }
 
-// errSendCancelled is a Cancel that came before the CLI got the message.
-var errSendCancelled = errors.New("cancelled before claude got the message")
+// errSendCancelled is a Cancel that came before the agent got the message.
+var errSendCancelled = errors.New("cancelled before the agent got the message")
 
 // sendCancelled reports whether Cancel stopped the message on its way.
 func (r *Runtime) sendCancelled() bool {
@@ -190,18 +193,15 @@ func (r *Runtime) sendCancelled() bool {
 	return r.cancelSend
 }
 
-// startFailed tells the tabs and the manager why the CLI could not start,
-// and ends the turn: the message that wanted it stays stored, but no CLI
-// will answer it. The error stays in the worker's record until a start
-// succeeds. The worker stays usable: the next user message tries again.
+// startFailed tells the tabs and the manager why the agent could not
+// start (the driver's words), and ends the turn: the message that wanted
+// it stays stored, but no agent will answer it. The error stays in the
+// worker's record until a start succeeds. The worker stays usable: the
+// next user message tries again.
 func (r *Runtime) startFailed(err error) error {
-	code, msg := wire.CodeClaudeExited, "claude exited at start-up: "+err.Error()
-	var se *startError
-	if errors.As(err, &se) && !strings.Contains(msg, lastLines(se.stderr, 1)) {
-		msg += ": " + lastLines(se.stderr, 5)
-	}
-	if errors.Is(err, claude.ErrNotFound) {
-		code, msg = wire.CodeClaudeNotFound, err.Error()
+	code, msg := wire.CodeClaudeExited, err.Error()
+	if errors.Is(err, agent.ErrNotFound) {
+		code = wire.CodeClaudeNotFound
 		err = fmt.Errorf("%w: %w", worker.ErrClaudeAbsent, err)
 	} else {
 		err = &worker.CodeError{Code: code, Err: errors.New(msg)}
@@ -212,7 +212,7 @@ func (r *Runtime) startFailed(err error) error {
 	if perr := r.journal.produce([]entry{{kind: kExit, frame: wire.Error(code, msg)}}); perr != nil {
 		r.log.Debug("start failure after stop", "err", perr)
 	}
-	return reportedError{fmt.Errorf("start claude: %w", err)}
+	return reportedError{fmt.Errorf("start the agent: %w", err)}
 }
 
 // lastLines returns the last n non-empty lines of s.
@@ -224,14 +224,14 @@ func lastLines(s string, n int) string {
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
 
-// exited is called by the reader once p's stdout ended: the CLI is gone.
-// Tabs get an exit frame (unless the worker is stopping) and the next user
-// message starts a new CLI with --resume.
-func (r *Runtime) exited(p *claude.Process) {
+// exited is called by the reader once p's output ended: the agent is
+// gone. Tabs get an exit frame (unless the worker is stopping) and the
+// next user message starts a new agent that resumes the conversation.
+func (r *Runtime) exited(p agent.Conn) {
 	<-p.Done()
 	code, sig := p.ExitStatus()
 	closeQuietly(p) // reaps the driver's goroutines
-	r.forgetProcess(p)
+	r.forgetProcess(p.Ident())
 	r.mu.Lock()
 	if r.proc == p {
 		r.proc = nil
@@ -241,7 +241,7 @@ func (r *Runtime) exited(p *claude.Process) {
 	if stopping {
 		return
 	}
-	r.log.Info("claude exited", "code", code, "signal", sig, "stderr", lastLines(p.Stderr(), 5))
+	r.log.Info("agent exited", "code", code, "signal", sig, "stderr", lastLines(p.Stderr(), 5))
 	r.forgetPending(r.journal.pendingOf(p)...) // the exit ends them
 	if err := r.journal.produce([]entry{{kind: kExit, frame: wire.ExitStatus(code, sig)}}); err != nil {
 		r.log.Debug("exit after stop", "err", err)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -14,56 +14,40 @@ import (
 // defaultDeny is the message the model reads when a person denies a tool.
 const defaultDeny = "The user denied this tool use"
 
-// permission is a can_use_tool request of the CLI waiting for a person.
+// permission is a request of the agent waiting for a person.
 type permission struct {
 	id       string
 	tool     string
-	proc     *claude.Process // the CLI that asked: only it can be answered; nil for one stored before a restart (pending.go)
+	kind     agent.RequestKind
+	proc     agent.Conn // the agent that asked: only it can be answered; nil for one stored before a restart (pending.go)
 	input    json.RawMessage
 	frame    []byte // the permission-request frame
 	answered bool   // guarded by the journal's pubMu: an answer is on its way
 }
 
-// canUseTool is the request of a can_use_tool control_request.
-type canUseTool struct {
-	Request struct {
-		ToolName                string          `json:"tool_name"`
-		Input                   json.RawMessage `json:"input"`
-		Description             string          `json:"description"`
-		ToolUseID               string          `json:"tool_use_id"`
-		PermissionSuggestions   json.RawMessage `json:"permission_suggestions"`
-		BlockedPath             string          `json:"blocked_path"`
-		RequiresUserInteraction *bool           `json:"requires_user_interaction"`
-	} `json:"request"`
-}
-
-func newPermission(p *claude.Process, l claude.Line) (*permission, error) {
-	var c canUseTool
-	if err := json.Unmarshal(l.Raw, &c); err != nil {
-		return nil, fmt.Errorf("decode can_use_tool: %w", err)
+// newPermission is the pending request of q, asked by agent p.
+func newPermission(p agent.Conn, q *agent.Request) (*permission, error) {
+	if q == nil || q.ID == "" {
+		return nil, fmt.Errorf("a request without an id")
 	}
-	if l.RequestID == "" {
-		return nil, fmt.Errorf("can_use_tool without request_id")
-	}
-	q := c.Request
 	input := q.Input
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage(`{}`)
 	}
 	f := wire.Permission{
-		RequestID: l.RequestID, ToolName: q.ToolName,
+		RequestID: q.ID, ToolName: q.Tool,
 		Input: input, Description: q.Description, ToolUseID: q.ToolUseID,
 		BlockedPath: q.BlockedPath, RequiresUserInteraction: q.RequiresUserInteraction,
+		PermissionSuggestions: q.Suggestions,
 	}
-	if s := q.PermissionSuggestions; len(s) > 0 && string(s) != "null" {
-		f.PermissionSuggestions = s
+	if q.Kind == agent.RequestPlan {
+		f.PlanHTML = planHTML(q.Plan)
 	}
-	f.PlanHTML = planHTML(q.ToolName, input)
 	frame, err := wire.PermissionRequest(f)
 	if err != nil {
 		return nil, fmt.Errorf("encode permission request: %w", err)
 	}
-	return &permission{id: l.RequestID, tool: q.ToolName, proc: p, input: input, frame: frame}, nil
+	return &permission{id: q.ID, tool: q.Tool, kind: q.Kind, proc: p, input: input, frame: frame}, nil
 }
 
 // RespondPermission answers a pending permission request. behavior is
@@ -76,8 +60,8 @@ func (r *Runtime) RespondPermission(requestID, behavior, message string, updated
 }
 
 // AnswerPermission is RespondPermission with updatedPermissions (allow
-// only): a list of the CLI's permission updates, usually one of the
-// request's suggestions (permupdates.go).
+// only): the agent's permission updates, usually one of the request's
+// suggestions, checked by the driver (agent.Updater).
 func (r *Runtime) AnswerPermission(requestID, behavior, message string, updatedInput, updatedPermissions json.RawMessage) error {
 	if behavior != "allow" && behavior != "deny" {
 		return fmt.Errorf("behavior must be \"allow\" or \"deny\", not %q: %w", behavior, worker.ErrInvalid)
@@ -85,7 +69,7 @@ func (r *Runtime) AnswerPermission(requestID, behavior, message string, updatedI
 	if len(updatedInput) > 0 && string(updatedInput) != "null" && !isObject(updatedInput) {
 		return fmt.Errorf("updatedInput must be a JSON object: %w", worker.ErrInvalid)
 	}
-	updates, err := parseUpdates(behavior, updatedPermissions)
+	updates, err := r.checkUpdates(behavior == "allow", updatedPermissions)
 	if err != nil {
 		return err
 	}
@@ -100,30 +84,33 @@ func (r *Runtime) AnswerPermission(requestID, behavior, message string, updatedI
 	if p.proc == nil {
 		return r.answerRestored(p, behavior, message, input, updates)
 	}
-	var resp any
-	if behavior == "allow" {
-		resp = struct {
-			Behavior           string          `json:"behavior"`
-			UpdatedInput       json.RawMessage `json:"updatedInput"`
-			UpdatedPermissions []permUpdate    `json:"updatedPermissions,omitempty"`
-		}{"allow", input, updates}
-	} else {
-		if message == "" {
-			message = defaultDeny
+	a := agent.Answer{Allow: behavior == "allow", Message: message, Input: input, Updates: updatedPermissions}
+	if !a.Allow {
+		a.Input, a.Updates = nil, nil
+		if a.Message == "" {
+			a.Message = defaultDeny
 		}
-		resp = struct {
-			Behavior string `json:"behavior"`
-			Message  string `json:"message"`
-		}{"deny", message}
 	}
-	// Queue the resolution first: the lines the CLI writes once answered
-	// then follow it in every tab.
+	// Queue the resolution first: what the agent says once answered then
+	// follows it in every tab.
 	r.resolved(p, behavior)
-	if err := p.proc.Respond(p.id, resp); err != nil {
+	if err := p.proc.Answer(p.id, a); err != nil {
 		return fmt.Errorf("answer permission request: %w", err)
 	}
 	r.applied(updates)
 	return nil
+}
+
+// checkUpdates checks an answer's permission updates with the driver.
+func (r *Runtime) checkUpdates(allow bool, raw json.RawMessage) (agent.Updates, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return agent.Updates{}, nil
+	}
+	u, ok := r.driver.(agent.Updater)
+	if !ok {
+		return agent.Updates{}, fmt.Errorf("updatedPermissions: this agent takes none: %w", worker.ErrInvalid)
+	}
+	return u.Updates(allow, raw)
 }
 
 func isObject(b json.RawMessage) bool {
@@ -157,10 +144,9 @@ func (r *Runtime) denyAll(message string) {
 	for _, p := range r.journal.claimAll() {
 		r.resolved(p, "deny")
 		if p.proc == nil {
-			continue // stored before a restart: no CLI waits for it
+			continue // stored before a restart: no agent waits for it
 		}
-		resp := map[string]string{"behavior": "deny", "message": message}
-		if err := p.proc.Respond(p.id, resp); err != nil {
+		if err := p.proc.Answer(p.id, agent.Answer{Message: message}); err != nil {
 			r.log.Debug("deny permission request", "err", err)
 		}
 	}

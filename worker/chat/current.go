@@ -1,20 +1,20 @@
 package chat
 
 import (
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
 // What the CLI runs with (Worker.current): the model and permission mode
-// its lines and answers report, whether the person chose them or the
+// its messages and answers report, whether the person chose them or the
 // CLI's own settings did. Each change is reported to the manager before
 // the line that told it is stored, so the Worker object says so no later
 // than the chat does.
 
 // noteInForce merges what the CLI reported into the worker's current
-// settings and reports a change. It runs on the reader, in the CLI's
+// settings and reports a change. It runs on the reader, in the agent's
 // start and in ApplySettings.
-func (r *Runtime) noteInForce(f claude.InForce) {
+func (r *Runtime) noteInForce(f agent.Settings) {
 	r.mu.Lock()
 	next := r.inForce.Merge(f)
 	changed := next != r.inForce
@@ -25,17 +25,10 @@ func (r *Runtime) noteInForce(f claude.InForce) {
 	}
 }
 
-// noteLine notes what a CLI line reports as in force.
-func (r *Runtime) noteLine(l claude.Line) {
-	if f, ok := claude.ReportedInForce(l); ok {
-		r.noteInForce(f)
-	}
-}
-
 // inForceOf is the worker's last reported settings, kept across restarts.
-func inForceOf(i worker.Info) claude.InForce {
+func inForceOf(i worker.Info) agent.Settings {
 	if i.Current == nil {
-		return claude.InForce{}
+		return agent.Settings{}
 	}
-	return claude.InForce{Model: i.Current.Model, PermissionMode: i.Current.PermissionMode}
+	return agent.Settings{Model: i.Current.Model, PermissionMode: i.Current.PermissionMode}
 }

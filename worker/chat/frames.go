@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/markdown"
 	"github.com/agentdesk/agentdesk/internal/wire"
 )
@@ -17,7 +16,7 @@ import (
 // framePrefix starts every sdk-message frame. It is fixed so that Messages
 // can turn a stored frame into a REST element by slicing it off. The frame
 // is built here rather than in internal/wire because it is built around a
-// CLI line in the line's own buffer (lineFrame), which may be 30 MB.
+// message in its own buffer (wrapFrame), which may be 30 MB.
 const framePrefix = `{"type":"` + wire.TypeSDKMessage + `",`
 
 // htmlTruncatedField marks a frame whose html leaves out text blocks that
@@ -54,15 +53,19 @@ func frameTail(b []byte, htmlTruncated bool) []byte {
 	return append(b, '}')
 }
 
-// lineFrame is sdkFrame for a CLI line without html: built around the line
-// in its own buffer when the driver left room (a line over 64 KiB), so a
-// tool result of 30 MB is not copied once more.
-func lineFrame(seq uint64, l claude.Line, htmlTruncated bool) []byte {
-	var head, tail [claude.WrapHead]byte
-	if f, ok := l.Wrap(frameHead(head[:0], seq), frameTail(tail[:0], htmlTruncated)); ok {
+// wrapRoom is room enough for a frame's head or tail (frameHead is at
+// most 55 bytes).
+const wrapRoom = 64
+
+// wrapFrame is sdkFrame for a message without html, built around msg in
+// its own buffer when the driver left room (agent.Event.Wrap: a message
+// over 64 KiB), so a tool result of 30 MB is not copied once more.
+func wrapFrame(seq uint64, msg []byte, wrap func(head, tail []byte) ([]byte, bool), htmlTruncated bool) []byte {
+	var head, tail [wrapRoom]byte
+	if f, ok := wrap(frameHead(head[:0], seq), frameTail(tail[:0], htmlTruncated)); ok {
 		return f
 	}
-	return sdkFrame(seq, l.Raw, nil, htmlTruncated)
+	return sdkFrame(seq, msg, nil, htmlTruncated)
 }
 
 // restElement turns a stored frame into a REST messages element: the same

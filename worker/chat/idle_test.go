@@ -31,7 +31,7 @@ func TestIdleWorkerCost(t *testing.T) {
 	g0 := runtime.NumGoroutine()
 	rts := make([]*Runtime, n)
 	for i := range rts {
-		rt, err := New(context.Background(), worker.Env{
+		rt, err := claudeFactory("")(context.Background(), worker.Env{
 			Info:     worker.Info{ID: fmt.Sprintf("w%04d", i), SessionID: "s", Kind: worker.KindSDK, Status: worker.StatusRunning},
 			Session:  worker.Session{ID: "s", ClaudeSessionID: &conv},
 			Store:    st,

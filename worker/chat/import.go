@@ -1,64 +1,37 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
-	"github.com/agentdesk/agentdesk/persist"
+	"github.com/agentdesk/agentdesk/internal/agent"
 )
 
 // The history import. Every switch of a session's conversation creates a
 // new agent worker, and turns typed in a pty-agent worker never pass
-// through stream-json. So a new sdk worker that takes over an existing
+// through the chat. So a new chat worker that takes over an existing
 // conversation, with an empty log, first copies the conversation so far
-// from the CLI's session file (claude-cli.md §8, §10) into its log: one
-// stored sdk-message per user and assistant entry, shaped like the
-// stream-json line the CLI would have printed, then one marker
+// from the agent's own record of it (agent.History: Claude's session
+// file) into its log: one stored sdk-message per message the driver
+// shows, then one marker
 //
 //	{"type":"system","subtype":"agentdesk_imported","count":N,"uuid":…,"session_id":…}
 //
 // so the chat can draw a divider. It runs once, at start: the worker that
 // drove the conversation before has stopped (the manager ends its process
-// before it starts this one), so the file is complete, and no other
-// process writes it while this worker lives. User messages wait for it
-// (SendUser), so they follow the history in the log.
-//
-// What is shown: every assistant entry (partial blocks cut by an interrupt
-// included) and every user entry except what the terminal UI itself keeps
-// out of the conversation: meta lines (dropped by claude.ParseSessionLine),
-// the summary written by /compact, and local slash-command records whose
-// text starts with <command-name>, <command-message>, <command-args>,
-// <local-command-stdout>, <local-command-stderr>, <local-command-caveat>
-// or <system-reminder> (in a string, or in every text block of a list
-// with no other blocks), and empty ones. Tool results, the interrupt
-// markers and bash-mode turns (<bash-input>, <bash-stdout>, which the model
-// answers) stay.
+// before it starts this one), so the record is complete, and no other
+// agentdesk process writes it while this worker lives. User messages wait
+// for it (SendUser), so they follow the history in the log. A driver
+// without History imports nothing.
 
 // importBatchBytes bounds the message bytes produced together; maxBatch
 // bounds their number.
 const importBatchBytes = 4 << 20
-
-// importedLine is an imported entry as a stream-json-like line. Source is
-// "terminal" for turns typed in the CLI's terminal UI, "chat" otherwise.
-type importedLine struct {
-	Type          string          `json:"type"`
-	Message       json.RawMessage `json:"message"`
-	UUID          string          `json:"uuid"`
-	SessionID     string          `json:"session_id"`
-	Timestamp     string          `json:"timestamp,omitempty"`
-	ToolUseResult json.RawMessage `json:"tool_use_result,omitempty"`
-	Aborted       bool            `json:"aborted,omitempty"` // a block cut by an interrupt
-	Source        string          `json:"agentdeskSource"`
-	// Attachments refer to the files taken out of a user message
-	// (importattach.go).
-	Attachments []attachmentRef `json:"attachments,omitempty"`
-}
 
 // importedMarker ends the imported history.
 type importedMarker struct {
@@ -73,99 +46,101 @@ type importedMarker struct {
 // imported when done. Failures are logged and stored as a note in the
 // chat (see importFailed): the worker works without its history.
 func (r *Runtime) importHistory() {
-	path, im, offset := r.importFile()
-	// A claude process outside agentdesk may still drive the conversation
-	// (an adopted one): the chat then follows it read-only (watch.go). The
+	t, im := r.importFile()
+	// A process outside agentdesk may still drive the conversation (an
+	// adopted one): the chat then follows it read-only (watch.go). The
 	// state is set before user messages are let through.
-	watch := im != nil && r.otherWriter(path)
-	r.setFollowing(watch)
+	watch := im != nil && t.Written()
+	r.setFollowing(watch, t)
 	close(r.imported)
 	if watch {
-		r.followFile(path, offset, im)
+		r.followFile(t, im)
 	}
 }
 
-// importFile stores the history in the session file. It returns the file,
-// the importer (nil when nothing could be read) and the file's size before
-// the read, where following it starts.
-func (r *Runtime) importFile() (string, *importer, int64) {
-	start := time.Now()
-	dir := claude.ConfigDir(r.childEnv())
-	path, ok := claude.FindSessionFile(dir, r.env.Session.Cwd, r.conv)
+// openHistory opens the agent's record of the conversation; nil and no
+// error when the driver keeps none.
+func (r *Runtime) openHistory() (agent.Transcript, error) {
+	h, ok := r.driver.(agent.History)
 	if !ok {
-		r.log.Info("no session file to import", "conversation", r.conv, "configDir", dir)
+		return nil, nil
+	}
+	return h.History(agent.Options{Conversation: r.conv, Dir: r.env.Session.Cwd, Env: r.env.Config.ChildEnv, Log: r.log})
+}
+
+// importFile stores the history. It returns the record and the importer
+// (nil when nothing could be read).
+func (r *Runtime) importFile() (agent.Transcript, *importer) {
+	start := time.Now()
+	t, err := r.openHistory()
+	if t == nil && err == nil {
+		return nil, nil
+	}
+	var he *agent.HistoryError
+	if errors.As(err, &he) && he.Missing {
+		r.log.Info("no history to import", "conversation", r.conv, "err", he.Err)
 		r.mu.Lock()
 		started := r.started
 		r.mu.Unlock()
 		if started {
-			// agentdesk's record says a CLI had this conversation: its
-			// file is elsewhere (a wrapper's own config directory).
-			r.importFailed(missingHistory)
+			// agentdesk's record says an agent had this conversation: its
+			// record is elsewhere (a wrapper's own config directory).
+			r.importFailed(he.Note)
 		}
-		return "", nil, 0
-	}
-	var offset int64
-	if fi, err := os.Stat(path); err == nil {
-		offset = fi.Size()
+		return nil, nil
 	}
 	im := &importer{r: r, ids: make(map[string]struct{})}
-	st, err := claude.ScanSession(path, im.add)
+	var st agent.HistoryStats
 	if err == nil {
-		err = im.finish()
+		if st, err = t.Read(im.add); err == nil {
+			err = im.finish()
+		}
 	}
 	switch {
 	case errors.Is(err, errStopped):
-		return "", nil, 0
+		return nil, nil
 	case err != nil:
-		r.log.Error("import session history", "path", path, "err", err)
-		// The detail (a path) stays in the server's log.
-		r.importFailed(unreadableHistory)
-		return "", nil, 0
+		r.log.Error("import history", "conversation", r.conv, "err", err)
+		note := unreadableHistory
+		if errors.As(err, &he) && he.Note != "" {
+			note = he.Note // the detail (a path) stays in the server's log
+		}
+		r.importFailed(note)
+		return nil, nil
 	}
-	r.log.Info("imported session history", "path", path, "messages", im.count, "hidden", im.hidden,
+	r.log.Info("imported history", "conversation", r.conv, "messages", im.count, "hidden", st.Hidden,
 		"skippedLines", st.Skipped, "malformedLines", st.Malformed, "took", time.Since(start))
-	return path, im, offset
+	return t, im
 }
 
-// importer turns session entries into stored entries, a batch at a time.
+// importer turns the record's messages into stored entries, a batch at a
+// time.
 type importer struct {
-	r      *Runtime
-	ids    map[string]struct{} // uuids imported: a repeated one is skipped
-	es     []entry
-	size   int
-	count  int // messages produced
-	hidden int // user entries not shown
+	r     *Runtime
+	ids   map[string]struct{} // uuids imported: a repeated one is skipped
+	es    []entry
+	size  int
+	count int // messages produced
 }
 
-func (im *importer) add(e claude.SessionEntry) error {
+func (im *importer) add(m agent.HistoryMessage) error {
 	if im.r.isStopped() {
 		return errStopped
 	}
-	if !shown(e) {
-		im.hidden++
-		return nil
+	id, msg := m.UUID, m.Raw
+	if id == "" {
+		id = uuid.Must(uuid.NewV7()).String()
+		var err error
+		if msg, err = withUUID(msg, id, bytes.Contains(msg, []byte(`"uuid"`))); err != nil {
+			return fmt.Errorf("imported message: %w", err)
+		}
 	}
-	id := e.UUID
 	if _, dup := im.ids[id]; dup {
 		return nil
 	}
-	if id == "" {
-		id = uuid.Must(uuid.NewV7()).String()
-	}
 	im.ids[id] = struct{}{}
-	message, refs, blobs := e.Message, []attachmentRef(nil), []persist.Blob(nil)
-	if e.Type == "user" {
-		message, refs, blobs = im.r.externalise(e.Message)
-	}
-	msg, err := json.Marshal(importedLine{
-		Type: e.Type, Message: message, UUID: id, SessionID: im.r.conv, Timestamp: e.Timestamp,
-		ToolUseResult: e.ToolUseResult, Aborted: e.IsAbortedMidStream, Source: source(e.Entrypoint),
-		Attachments: refs,
-	})
-	if err != nil {
-		return fmt.Errorf("encode imported message: %w", err)
-	}
-	im.es = append(im.es, entry{kind: kStored, msg: msg, uuid: id, typ: e.Type, history: true, blobs: blobs})
+	msg, blobs := im.r.withFiles(msg, m.Files)
+	im.es = append(im.es, entry{kind: kStored, msg: msg, uuid: id, typ: m.Type, history: true, blobs: blobs})
 	im.size += len(msg)
 	for _, b := range blobs {
 		im.size += len(b.Data)
@@ -204,15 +179,9 @@ func (im *importer) finish() error {
 	return im.r.journal.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}})
 }
 
-// Notes of a failed import, stored in the chat. They name no path: that
-// is in the server's log.
-const (
-	missingHistory = "The earlier turns of this conversation cannot be shown here: claude's session file " +
-		"for it is not in the config directory agentdesk reads (a --claude wrapper that sets its own " +
-		"CLAUDE_CONFIG_DIR does this). Claude itself may still have them; new turns show as usual."
-	unreadableHistory = "The earlier turns of this conversation could not be read from claude's session " +
-		"file; see the server log. New turns show as usual."
-)
+// unreadableHistory is the note of an import that failed in the engine
+// (the driver words its own failures).
+const unreadableHistory = "The earlier turns of this conversation could not be read; see the server log. New turns show as usual."
 
 // importFailedNote is the stored system message that says so.
 type importFailedNote struct {
@@ -231,14 +200,6 @@ func (r *Runtime) importFailed(text string) {
 	if err := r.journal.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}}); err != nil {
 		r.log.Debug("import note after stop", "err", err)
 	}
-}
-
-// source names where an entry was typed: the terminal UI or a chat.
-func source(entrypoint string) string {
-	if entrypoint == claude.EntrypointCLI {
-		return "terminal"
-	}
-	return "chat"
 }
 
 // mustJSON marshals the system messages above, made of strings and

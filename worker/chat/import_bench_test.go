@@ -66,8 +66,8 @@ func BenchmarkImport5MB(b *testing.B) {
 		r, err := newRuntime(worker.Env{
 			Info:    worker.Info{ID: "w1", SessionID: "s1", Kind: worker.KindSDK},
 			Session: worker.Session{ID: "s1", Cwd: cwd, ClaudeSessionID: &conv},
-			Store:   st, Config: worker.Config{ClaudeConfigDir: cfg},
-		})
+			Store:   st,
+		}, claude.NewDriver(claude.Config{ConfigDir: cfg}))
 		if err != nil {
 			b.Fatal(err)
 		}

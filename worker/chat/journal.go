@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
@@ -96,9 +95,9 @@ type entry struct {
 	htmlTruncated bool
 	uuid, typ     string
 	seq           uint64
-	// line is the CLI line msg is, when msg is it unchanged: its frame can
-	// then be built in the line's buffer (lineFrame).
-	line claude.Line
+	// wrap, when set, builds the frame in msg's own buffer (wrapFrame;
+	// agent.Event.Wrap): msg is the agent's message unchanged.
+	wrap func(head, tail []byte) ([]byte, bool)
 	// history marks a stored message imported from the session file
 	// (import.go): a past turn, so the running turn and the activity are
 	// left alone.
@@ -202,8 +201,8 @@ func (j *journal) number(b *batch) []persist.Message {
 				b.first = j.seq
 			}
 			e.seq = j.seq
-			if e.line.Raw != nil && e.html == nil {
-				e.frame = lineFrame(e.seq, e.line, e.htmlTruncated)
+			if e.wrap != nil && e.html == nil {
+				e.frame = wrapFrame(e.seq, e.msg, e.wrap, e.htmlTruncated)
 			} else {
 				e.frame = sdkFrame(e.seq, e.msg, e.html, e.htmlTruncated)
 			}
@@ -211,7 +210,7 @@ func (j *journal) number(b *batch) []persist.Message {
 		case kStream:
 			e.frame = sdkFrame(j.seq, e.msg, nil, false)
 		}
-		e.msg, e.html, e.line, e.blobs = nil, nil, claude.Line{}, nil // the frame (or the store) holds them: let a large line go
+		e.msg, e.html, e.wrap, e.blobs = nil, nil, nil, nil // the frame (or the store) holds them: let a large message go
 		b.size += len(e.frame)
 	}
 	return msgs

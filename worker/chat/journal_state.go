@@ -3,7 +3,7 @@ package chat
 import (
 	"sync"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -89,8 +89,8 @@ func (j *journal) restore(ps []*permission) {
 	}
 }
 
-// pendingOf returns the ids of the requests of CLI p still pending.
-func (j *journal) pendingOf(p *claude.Process) []string {
+// pendingOf returns the ids of the requests of agent p still pending.
+func (j *journal) pendingOf(p agent.Conn) []string {
 	j.pubMu.Lock()
 	defer j.pubMu.Unlock()
 	var ids []string

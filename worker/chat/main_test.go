@@ -12,6 +12,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 	"github.com/agentdesk/agentdesk/internal/usage"
 	"github.com/agentdesk/agentdesk/persist"
@@ -46,6 +48,12 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// claudeFactory is the chat kind driven by the claude CLI at path (the
+// real one, or fakeclaude), as main wires it.
+func claudeFactory(path string) worker.Factory {
+	return Factory(claude.NewDriver(claude.Config{Path: path}))
 }
 
 // waitFor bounds every wait of these tests.
@@ -84,6 +92,9 @@ type harnessOptions struct {
 	marker   string        // the worker's AGENTDESK_WORKER marker; "": none
 	clock    clock         // the runtime's clock; nil: the real one
 	stall    time.Duration // worker.Config.StallAfter
+	// driver drives the chat instead of the claude CLI (an
+	// agenttest.Driver: no process runs).
+	driver agent.Driver
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -132,7 +143,11 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		SetClaudeSession:    func(id string) { h.mu.Lock(); h.conv = id; h.mu.Unlock() },
 		ConversationStarted: func() { h.mu.Lock(); h.started++; h.mu.Unlock() },
 	}
-	rt, err := New(t.Context(), h.env)
+	factory := claudeFactory(path)
+	if o.driver != nil {
+		factory = Factory(o.driver)
+	}
+	rt, err := factory(t.Context(), h.env)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
 // Pending requests across a restart (docs/api-extensions.md, "Pending
-// requests across a restart"). Each can_use_tool request is stored when it
+// requests across a restart"). Each request of the agent is stored when it
 // arrives and deleted when it is answered, withdrawn, or its CLI exits. A
 // server shutdown (Suspend) ends the CLI without answering: the tool call
 // stays unanswered in the session file, and the request stays stored. The
@@ -27,6 +27,7 @@ var _ worker.Suspender = (*Runtime)(nil)
 type stored struct {
 	RequestID string          `json:"requestId"`
 	ToolName  string          `json:"toolName"`
+	Kind      string          `json:"kind,omitempty"` // kindNames; "" in records of older versions
 	Input     json.RawMessage `json:"input"`
 	Frame     json.RawMessage `json:"frame"`
 	CreatedAt time.Time       `json:"createdAt"`
@@ -47,13 +48,30 @@ func (r *Runtime) Suspend(ctx context.Context) error {
 // testdata/resume-after-shutdown.json). Killed, it leaves the tool call
 // unanswered, which --resume drops (testdata/resume-after-crash.json):
 // a shutdown is then the same as a crash.
-func (r *Runtime) dropAsking(p *claude.Process) {
+func (r *Runtime) dropAsking(p agent.Conn) {
 	if len(r.journal.pendingOf(p)) == 0 {
 		return
 	}
-	if err := p.SignalGroup(syscall.SIGKILL); err != nil {
-		r.log.Warn("end claude for a shutdown", "err", err)
+	if err := p.Signal(syscall.SIGKILL); err != nil {
+		r.log.Warn("end the agent for a shutdown", "err", err)
 	}
+}
+
+// kindNames name the request kinds in the store.
+var kindNames = map[agent.RequestKind]string{agent.RequestTool: "tool", agent.RequestQuestion: "question", agent.RequestPlan: "plan"}
+
+// kindOf reads a stored kind; a record of an older version has none, and
+// the driver tells it by the tool when it can (agent.Records).
+func (r *Runtime) kindOf(s stored) agent.RequestKind {
+	for k, name := range kindNames {
+		if name == s.Kind {
+			return k
+		}
+	}
+	if rec, ok := r.driver.(agent.Records); ok {
+		return rec.RequestKind(s.ToolName)
+	}
+	return agent.RequestTool
 }
 
 // keepPending stores p before any tab sees it. It runs on the reader:
@@ -64,7 +82,7 @@ func (r *Runtime) keepPending(p *permission) {
 		// failed and may go on; what it asks now nobody sees.
 		return
 	}
-	rec := stored{RequestID: p.id, ToolName: p.tool, Input: p.input, Frame: p.frame, CreatedAt: time.Now().UTC()}
+	rec := stored{RequestID: p.id, ToolName: p.tool, Kind: kindNames[p.kind], Input: p.input, Frame: p.frame, CreatedAt: time.Now().UTC()}
 	data, err := json.Marshal(rec)
 	if err == nil {
 		err = r.env.Store.PutPending(r.env.Info.ID, p.id, data)
@@ -104,12 +122,12 @@ func (r *Runtime) loadPending() []*permission {
 	slices.SortFunc(out, func(a, b stored) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	ps := make([]*permission, 0, len(out))
 	for _, s := range out {
-		ps = append(ps, &permission{id: s.RequestID, tool: s.ToolName, input: s.Input, frame: s.Frame})
+		ps = append(ps, &permission{id: s.RequestID, tool: s.ToolName, kind: r.kindOf(s), input: s.Input, frame: s.Frame})
 	}
 	return ps
 }
 
-// grant is a one-shot allow for the next can_use_tool request of the same
+// grant is a one-shot allow for the next request of the agent for the same
 // tool with the same input: the request the model makes again after a
 // restored request was allowed, which the person already approved.
 type grant struct {
@@ -131,10 +149,9 @@ func (r *Runtime) granted(p *permission) bool {
 	return false
 }
 
-// allowAtOnce answers a granted request of CLI p without asking anyone.
-func (r *Runtime) allowAtOnce(p *claude.Process, perm *permission) {
-	resp := map[string]any{"behavior": "allow", "updatedInput": perm.input}
-	if err := p.Respond(perm.id, resp); err != nil {
+// allowAtOnce answers a granted request of agent p without asking anyone.
+func (r *Runtime) allowAtOnce(p agent.Conn, perm *permission) {
+	if err := p.Answer(perm.id, agent.Answer{Allow: true, Input: perm.input}); err != nil {
 		r.log.Warn("answer a granted permission request", "err", err)
 	}
 }
@@ -151,7 +168,7 @@ func sameJSON(a, b json.RawMessage) bool {
 
 // answerRestored answers a request stored before a restart: its CLI is
 // gone, so the answer becomes the next user message of a resumed CLI.
-func (r *Runtime) answerRestored(p *permission, behavior, message string, input json.RawMessage, updates []permUpdate) error {
+func (r *Runtime) answerRestored(p *permission, behavior, message string, input json.RawMessage, updates agent.Updates) error {
 	if err := r.waitReady(r.ctx); err != nil {
 		return fmt.Errorf("answer a permission request after a restart: %w", err)
 	}
@@ -163,13 +180,13 @@ func (r *Runtime) answerRestored(p *permission, behavior, message string, input 
 	r.resolved(p, behavior)
 	if behavior == "allow" {
 		r.applied(updates) // a plan's mode first: the CLI starts with it
-		if p.tool != "ExitPlanMode" && p.tool != "AskUserQuestion" {
+		if p.kind == agent.RequestTool {
 			r.mu.Lock()
 			r.grants = append(r.grants, grant{tool: p.tool, input: input})
 			r.mu.Unlock()
 		}
 	}
-	err := r.sendLocked(restoredAnswer(p.tool, behavior, message, input), nil, r.journal.produceCommitted)
+	err := r.sendLocked(restoredAnswer(p.kind, p.tool, behavior, message, input), nil, r.journal.produceCommitted)
 	if err != nil {
 		return fmt.Errorf("answer a permission request after a restart: %w", err)
 	}

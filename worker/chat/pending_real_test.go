@@ -251,7 +251,7 @@ func TestRealPendingAfterCrash(t *testing.T) {
 	p := h1.rt.proc
 	h1.rt.retired = p // a dead server reports nothing of its CLI's end
 	h1.rt.mu.Unlock()
-	if err := p.SignalGroup(syscall.SIGKILL); err != nil {
+	if err := p.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	<-p.Done()

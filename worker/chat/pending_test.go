@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/internal/agent"
 )
 
 // TestRestoredAnswerTexts: the user message of each kind of answer given
@@ -21,7 +23,8 @@ func TestRestoredAnswerTexts(t *testing.T) {
 		if c.tool == "AskUserQuestion" {
 			input = in
 		}
-		got := restoredAnswer(c.tool, c.behavior, c.msg, input)
+		kind := map[string]agent.RequestKind{"ExitPlanMode": agent.RequestPlan, "AskUserQuestion": agent.RequestQuestion}[c.tool]
+		got := restoredAnswer(kind, c.tool, c.behavior, c.msg, input)
 		if !strings.Contains(got, c.want) || !strings.Contains(got, "your "+c.tool+" request") {
 			t.Errorf("%s %s: %q, want it to hold %q", c.tool, c.behavior, got, c.want)
 		}

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/internal/agent"
 )
 
 // The user messages that carry an answer given after a restart. The
@@ -20,7 +22,7 @@ const restartNote = "The server restarted while your %s request was waiting for 
 // Messages API answers a message with it by calling the tool again.
 const RestoredAllow = "I approve it now: run it again with exactly this input:"
 
-func restoredAnswer(tool, behavior, message string, input json.RawMessage) string {
+func restoredAnswer(kind agent.RequestKind, tool, behavior, message string, input json.RawMessage) string {
 	head := fmt.Sprintf(restartNote, tool)
 	switch {
 	case behavior == "deny":
@@ -28,15 +30,15 @@ func restoredAnswer(tool, behavior, message string, input json.RawMessage) strin
 			message = defaultDeny
 		}
 		return head + " I deny it: " + message
-	case tool == "ExitPlanMode":
+	case kind == agent.RequestPlan:
 		return head + " I approve your plan. Go ahead and implement it now."
-	case tool == "AskUserQuestion":
+	case kind == agent.RequestQuestion:
 		return head + " My answers:\n" + answers(input)
 	}
 	return head + " " + RestoredAllow + "\n" + string(compact(input))
 }
 
-// answers lists the answers of an AskUserQuestion allow ("answers" of its
+// answers lists the answers of a question request's allow ("answers" of its
 // updatedInput: question → answer), one a line.
 func answers(input json.RawMessage) string {
 	var in struct {

@@ -2,43 +2,41 @@ package chat
 
 import (
 	"bytes"
-	"encoding/json"
 	"runtime"
 	"sync"
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 )
 
 // maxBatch bounds the entries of an imported batch (import.go); the
-// driver bounds the batches of CLI lines (claude.Process.Batches).
+// driver bounds the batches of events (agent.Conn.Events).
 const maxBatch = 256
 
-// read is the reader goroutine of one CLI process. It turns lines into
-// entries until stdout ends, then reports the exit.
-func (r *Runtime) read(p *claude.Process) {
+// read is the reader goroutine of one agent process. It turns events into
+// entries until they end, then reports the exit.
+func (r *Runtime) read(p agent.Conn) {
 	defer r.exited(p)
-	r.consume(p, p.Batches())
+	r.consume(p, p.Events())
 }
 
-// consume turns each batch of lines (all those waiting, taken together:
+// consume turns each batch of events (all those waiting, taken together:
 // one store call and one queue send for them) into entries and produces
 // them, until batches closes or the runtime stops.
-func (r *Runtime) consume(p *claude.Process, batches <-chan []claude.Line) {
+func (r *Runtime) consume(p agent.Conn, batches <-chan []agent.Event) {
 	for {
-		// Lines taken are lines held: leave them with the driver (whose
-		// queue then fills and stops the CLI) while the publisher is
-		// behind.
+		// Events taken are events held: leave them with the driver (which
+		// then stops reading the agent) while the publisher is behind.
 		r.journal.waitRoom()
-		lines, ok := <-batches
+		evs, ok := <-batches
 		if !ok {
 			return
 		}
 		r.noteOutput()
 		var es []entry
-		for _, l := range lines {
-			es = r.entries(p, es, l)
+		for i := range evs {
+			es = r.entries(p, es, &evs[i])
 		}
 		if len(es) == 0 {
 			continue
@@ -50,24 +48,16 @@ func (r *Runtime) consume(p *claude.Process, batches <-chan []claude.Line) {
 	}
 }
 
-// entries appends what line l becomes (usually one entry, none for lines
-// that are not shown) to es.
-func (r *Runtime) entries(p *claude.Process, es []entry, l claude.Line) []entry {
-	if l.Err != nil {
-		r.log.Warn("skip claude line", "err", l.Err, "prefix", string(l.Raw[:min(len(l.Raw), 200)]))
-		return es
-	}
-	switch l.Type {
-	case "stream_event":
-		return append(es, entry{kind: kStream, msg: l.Raw, endsMessage: isMessageStop(l.Raw)})
-	case "control_request":
-		if l.Subtype != "can_use_tool" {
-			r.log.Warn("unsupported claude control request", "subtype", l.Subtype)
-			return es
-		}
-		perm, err := newPermission(p, l)
+// entries appends what event ev becomes (usually one entry, none for a
+// request granted before a restart) to es.
+func (r *Runtime) entries(p agent.Conn, es []entry, ev *agent.Event) []entry {
+	switch ev.Kind {
+	case agent.KindDelta:
+		return append(es, entry{kind: kStream, msg: ev.Raw, endsMessage: ev.EndsMessage})
+	case agent.KindRequest:
+		perm, err := newPermission(p, ev.Request)
 		if err != nil {
-			r.log.Warn("bad can_use_tool request", "err", err)
+			r.log.Warn("bad agent request", "err", err)
 			return es
 		}
 		if r.granted(perm) {
@@ -76,42 +66,39 @@ func (r *Runtime) entries(p *claude.Process, es []entry, l claude.Line) []entry 
 		}
 		r.keepPending(perm)
 		return append(es, entry{kind: kAsk, frame: perm.frame, perm: perm})
-	case "control_cancel_request":
-		return r.cancelled(es, l.RequestID)
-	case "control_response":
-		return es // answers to our own requests; the driver keeps them
-	case claude.TypeCommandLifecycle:
-		return es // receipts for the uuids user messages carry: nothing new to show
-	case "system":
-		r.noteLine(l)
+	case agent.KindWithdrawn:
+		return r.cancelled(es, ev.RequestID)
+	case agent.KindMessage:
+		if ev.InForce != (agent.Settings{}) {
+			r.noteInForce(ev.InForce)
+		}
+		return r.stored(es, ev)
 	}
-	return r.stored(es, l)
+	return es // a kind this engine does not know yet
 }
 
 // stored appends the entry of a complete message: it gets a uuid unique in
-// this log (the CLI's, or a new one) and, for assistant lines, the html of
-// its text blocks.
-func (r *Runtime) stored(es []entry, l claude.Line) []entry {
-	msg, id := l.Raw, l.UUID
+// this log (the agent's, or a new one) and, for assistant messages, the
+// html of its text blocks.
+func (r *Runtime) stored(es []entry, ev *agent.Event) []entry {
+	msg, id := ev.Raw, ev.UUID
 	if id == "" || r.seen.has(id) {
 		fresh := uuid.Must(uuid.NewV7()).String()
 		// An empty or null "uuid" must be replaced, not joined by a second.
-		had := id != "" || bytes.Contains(l.Raw, []byte(`"uuid"`))
+		had := id != "" || bytes.Contains(ev.Raw, []byte(`"uuid"`))
 		var err error
-		if msg, err = withUUID(l.Raw, fresh, had); err != nil {
-			r.log.Warn("skip claude line", "err", err)
+		if msg, err = withUUID(ev.Raw, fresh, had); err != nil {
+			r.log.Warn("skip agent message", "err", err)
 			return es
 		}
 		id = fresh
 	}
 	r.seen.add(id)
-	e := entry{kind: kStored, msg: msg, uuid: id, typ: l.Type}
-	// A replayed record of a local command (after set_model the CLI prints
-	// "<local-command-stdout>Set model to …" as a user line with
-	// "isReplay":true) is no turn: it leaves the activity alone.
-	e.history = l.Type == "user" && bytes.Contains(l.Raw, []byte(`"isReplay":true`))
-	if id == l.UUID {
-		e.line = l // msg is the line itself
+	// A message that begins no turn (an agent's record of a local
+	// command, printed while idle) leaves the activity alone.
+	e := entry{kind: kStored, msg: msg, uuid: id, typ: ev.Type, history: ev.NoTurn}
+	if id == ev.UUID {
+		e.wrap = ev.Wrap // msg is the event's own message
 	}
 	return append(es, e)
 }
@@ -157,27 +144,12 @@ func (r *Runtime) render(e *entry) {
 	e.html, e.htmlTruncated = html, truncated
 }
 
-// isMessageStop reports whether a stream_event wraps message_stop.
-func isMessageStop(raw []byte) bool {
-	// Most events are deltas: skip decoding those. Any message_stop event
-	// holds this string, however its JSON is spaced.
-	if !bytes.Contains(raw, []byte(`"message_stop"`)) {
-		return false
-	}
-	var ev struct {
-		Event struct {
-			Type string `json:"type"`
-		} `json:"event"`
-	}
-	return json.Unmarshal(raw, &ev) == nil && ev.Event.Type == "message_stop"
-}
-
 // recentIDsLen is how many recent uuids the reader remembers to catch a
-// uuid the CLI repeats, which the log would reject with its whole batch.
+// uuid the agent repeats, which the log would reject with its whole batch.
 const recentIDsLen = 4096
 
 // recentIDs is a bounded set of the last uuids seen, safe for concurrent
-// use (a new CLI's reader may start while the last one finishes). It
+// use (a new agent's reader may start while the last one finishes). It
 // grows as uuids come, so a worker never used holds nothing.
 type recentIDs struct {
 	mu   sync.Mutex

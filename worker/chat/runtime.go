@@ -12,18 +12,20 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/hub"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
-// Runtime is the live part of one sdk worker: the CLI process (its start,
-// the user messages sent to it, cancel, permission answers, the history
-// import) in front of the journal, which stores and publishes what comes
-// of it. All its methods are safe for concurrent use. Its goroutines (see
+// Runtime is the live part of one chat worker: the agent's process (its
+// start through the driver, the user messages sent to it, cancel,
+// permission answers, the history import) in front of the journal, which
+// stores and publishes what comes of it. All its methods are safe for concurrent use. Its goroutines (see
 // the package doc) end in Stop.
 type Runtime struct {
 	env      worker.Env
+	driver   agent.Driver
 	log      *slog.Logger
 	conv     string // the Claude conversation (session) id
 	readOnly bool   // a stopped worker: history only
@@ -46,19 +48,19 @@ type Runtime struct {
 	sendMu sync.Mutex
 
 	mu        sync.Mutex // guards the fields below
-	proc      *claude.Process
+	proc      agent.Conn
 	resume    bool // the conversation exists: start with --resume
 	stopped   bool
 	abortInit context.CancelFunc   // cancels an Initialize in flight
 	started   bool                 // the conversation is recorded as started
 	caps      *worker.Capabilities // the last CLI's initialize answer
-	following bool                 // another process writes the conversation (watch.go)
+	following error                // another process writes the conversation (watch.go): what is refused
 	halting   *halt                // the Stop under way (stop.go)
 	watching  bool                 // the stall watchdog runs (stall.go)
 	settings  worker.Settings      // the flags of the next CLI (settings.go)
-	inForce   claude.InForce       // what the CLI reports it runs with (current.go)
+	inForce   agent.Settings       // what the CLI reports it runs with (current.go)
 	rules     []worker.Rule        // the session's rules, passed to every CLI
-	retired   *claude.Process      // ended on purpose (SetRules): no exit frame
+	retired   agent.Conn           // ended on purpose (SetRules): no exit frame
 	suspended bool                 // Suspend: a shutdown keeps the pending requests (pending.go)
 	grants    []grant              // allows given after a restart, for the repeated request (pending.go)
 
@@ -69,10 +71,10 @@ type Runtime struct {
 	sending    bool // a stored user message is on its way to the CLI
 	cancelSend bool // Cancel came while sending: do not send it
 
-	// recMu serializes the process record's writes; recorded is the CLI
-	// whose record is stored.
+	// recMu serializes the process record's writes; recorded is the
+	// identity of the process whose record is stored.
 	recMu    sync.Mutex
-	recorded *claude.Process
+	recorded childproc.Ident
 
 	// imported is closed once the session file's history is in the log
 	// (or none is to be imported): user messages wait for it.
@@ -95,17 +97,21 @@ var (
 	_ worker.ActivityReporter = (*Runtime)(nil)
 )
 
-// New is the worker.Factory of the sdk kind. It reads the log's last seq,
-// settles the conversation id (env.Session.ClaudeSessionID, or a new one
-// recorded with env.SetClaudeSession) and marks the worker running and
-// idle. It starts no process. A new worker that takes over an existing
-// conversation imports its history from the CLI's session file first, in
-// the background (see importHistory).
-func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
-	return newRuntime(env)
+// Factory is the worker.Factory of the chat kind (API kind sdk) whose
+// agent d drives. The factory reads the log's last seq, settles the
+// conversation id (env.Session.ClaudeSessionID, or a new one recorded
+// with env.SetClaudeSession) and marks the worker running and idle. It
+// starts no process. A new worker that takes over an existing
+// conversation imports its history from the agent's own record first, in
+// the background, when the driver keeps one (agent.History; see
+// importHistory).
+func Factory(d agent.Driver) worker.Factory {
+	return func(ctx context.Context, env worker.Env) (worker.Runtime, error) {
+		return newRuntime(env, d)
+	}
 }
 
-func newRuntime(env worker.Env) (*Runtime, error) {
+func newRuntime(env worker.Env, d agent.Driver) (*Runtime, error) {
 	if env.Store == nil || env.Info.ID == "" {
 		return nil, fmt.Errorf("new sdk worker: store and worker id required: %w", worker.ErrInvalid)
 	}
@@ -115,6 +121,7 @@ func newRuntime(env worker.Env) (*Runtime, error) {
 	}
 	r := &Runtime{
 		env:      env,
+		driver:   d,
 		log:      env.Log,
 		readOnly: env.Info.Status == worker.StatusStopped,
 		imported: make(chan struct{}),

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 	attachment "github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -78,8 +78,8 @@ func (r *Runtime) waitReady(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if r.isFollowing() {
-		return errWatching
+	if err := r.followErr(); err != nil {
+		return err
 	}
 	return nil
 }
@@ -100,7 +100,7 @@ func (r *Runtime) sendLocked(content string, files []attachment.File, store func
 	if err := store([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user", blobs: blobs}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
-	err := r.deliver(id, cliContent(content, files))
+	err := r.deliver(agent.Input{ID: id, Text: content, Files: files})
 	if errors.Is(err, errSendCancelled) {
 		r.endTurn()
 		return nil
@@ -108,26 +108,25 @@ func (r *Runtime) sendLocked(content string, files []attachment.File, store func
 	return err
 }
 
-// deliver writes the stored user message id to the CLI, starting it first
-// when none runs. The CLI keeps id as the message's uuid (see
-// claude.Process.SendUserMessage).
-func (r *Runtime) deliver(id string, content any) error {
+// deliver writes the stored user message in to the agent, starting it
+// first when none runs. An agent that keeps ids gives the message in.ID.
+func (r *Runtime) deliver(in agent.Input) error {
 	p, err := r.ensureProcess()
 	if err != nil {
 		return err
 	}
-	err = r.write(p, id, content)
-	if errors.Is(err, claude.ErrExited) {
-		// The CLI died since its last line: its reader reports the exit;
-		// this message goes to a resumed one.
+	err = r.write(p, in)
+	if errors.Is(err, agent.ErrExited) {
+		// The agent died since its last output: its reader reports the
+		// exit; this message goes to a resumed one.
 		r.forget(p)
 		if p, err = r.ensureProcess(); err != nil {
 			return err
 		}
-		err = r.write(p, id, content)
+		err = r.write(p, in)
 	}
 	if err != nil && !errors.Is(err, errSendCancelled) {
-		return fmt.Errorf("send to claude: %w", err)
+		return fmt.Errorf("send to the agent: %w", err)
 	}
 	if err == nil {
 		r.markStarted()
@@ -138,13 +137,13 @@ func (r *Runtime) deliver(id string, content any) error {
 
 // write hands the message to the CLI unless Cancel came first; see
 // cancelMu.
-func (r *Runtime) write(p *claude.Process, id string, content any) error {
+func (r *Runtime) write(p agent.Conn, in agent.Input) error {
 	r.cancelMu.Lock()
 	defer r.cancelMu.Unlock()
 	if r.cancelSend {
 		return errSendCancelled
 	}
-	if err := p.SendUserMessage(id, content); err != nil {
+	if err := p.Send(in); err != nil {
 		return err
 	}
 	r.sending = false // from now on Cancel interrupts the turn
@@ -168,7 +167,7 @@ func (r *Runtime) endTurn() {
 
 // forget waits (bounded) for a dead CLI to be reaped and drops it, so that
 // ensureProcess starts another.
-func (r *Runtime) forget(p *claude.Process) {
+func (r *Runtime) forget(p agent.Conn) {
 	select {
 	case <-p.Done():
 	case <-time.After(closeTimeout):

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
@@ -47,7 +47,7 @@ func (r *Runtime) ApplySettings(ctx context.Context, next worker.Settings) error
 		}
 		if next.Model != cur.Model {
 			// The CLI took it; its next init names the model in full.
-			r.noteInForce(claude.InForce{Model: next.Model})
+			r.noteInForce(agent.Settings{Model: next.Model})
 		}
 	}
 	r.mu.Lock()
@@ -56,37 +56,15 @@ func (r *Runtime) ApplySettings(ctx context.Context, next worker.Settings) error
 	return nil
 }
 
-// applyLive sends the changes to p; when the mode is refused after the
-// model changed, the model goes back.
-func (r *Runtime) applyLive(ctx context.Context, p *claude.Process, cur, next worker.Settings) error {
-	if next.Model != cur.Model {
-		if err := refused(p.SetModel(ctx, next.Model)); err != nil {
-			return err
-		}
-	}
-	if next.PermissionMode != cur.PermissionMode {
-		if err := refused(p.SetPermissionMode(ctx, next.PermissionMode)); err != nil {
-			if next.Model != cur.Model && cur.Model != "" {
-				_ = p.SetModel(context.WithoutCancel(ctx), cur.Model)
-			}
-			return err
-		}
+// applyLive gives p the changes; an agent that exited meanwhile is no
+// failure (the next one starts with the new settings).
+func (r *Runtime) applyLive(ctx context.Context, p agent.Conn, cur, next worker.Settings) error {
+	from := agent.Settings{Model: cur.Model, PermissionMode: cur.PermissionMode}
+	to := agent.Settings{Model: next.Model, PermissionMode: next.PermissionMode}
+	if err := p.Apply(ctx, from, to); err != nil && !errors.Is(err, agent.ErrExited) {
+		return err
 	}
 	return nil
-}
-
-// refused maps a control request's failure: the CLI's refusal is a
-// conflict carrying its reason; a CLI that exited meanwhile is no failure
-// (the next one starts with the new flags).
-func refused(err error) error {
-	var ce *claude.ControlError
-	switch {
-	case err == nil, errors.Is(err, claude.ErrExited):
-		return nil
-	case errors.As(err, &ce):
-		return fmt.Errorf("claude refused the change: %s: %w", ce.Message, worker.ErrConflict)
-	}
-	return fmt.Errorf("change claude's settings: %w", err)
 }
 
 // SetRules replaces the session rules passed to the CLIs this worker

@@ -5,7 +5,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/wire"
 )
@@ -33,7 +33,7 @@ const (
 // Stop already under way only moves on to SIGTERM when force asks to. It
 // returns a channel closed once the CLI answered the interrupt (or none
 // was sent). The caller holds cancelMu.
-func (r *Runtime) escalate(p *claude.Process, force bool) <-chan struct{} {
+func (r *Runtime) escalate(p agent.Conn, force bool) <-chan struct{} {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stopped {
@@ -71,7 +71,7 @@ type halt struct {
 // halt is the goroutine of one Stop: it ends when the turn has ended (the
 // result, or the CLI's exit, which the reader reports), or when the
 // worker stops.
-func (r *Runtime) halt(p *claude.Process, h *halt) {
+func (r *Runtime) halt(p agent.Conn, h *halt) {
 	defer func() {
 		r.mu.Lock()
 		r.halting = nil
@@ -127,14 +127,14 @@ func (r *Runtime) halt(p *claude.Process, h *halt) {
 // interrupt sends the interrupt without waiting for the answer, which a
 // wedged CLI never gives, and closes answered when it comes (or the wait
 // ends); the function it returns abandons the wait.
-func (r *Runtime) interrupt(p *claude.Process, answered chan struct{}) func() {
+func (r *Runtime) interrupt(p agent.Conn, answered chan struct{}) func() {
 	ctx, cancel := context.WithCancel(r.ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer close(answered)
 		if err := p.Interrupt(ctx); err != nil && ctx.Err() == nil {
-			r.log.Info("interrupt claude", "err", err)
+			r.log.Info("interrupt the agent", "err", err)
 		}
 	}()
 	return func() { cancel(); <-done }
@@ -144,10 +144,10 @@ func (r *Runtime) interrupt(p *claude.Process, answered chan struct{}) func() {
 // the live members of fam and to every process with the worker's marker,
 // wherever it moved, and returns how many of those it found (a process
 // may count twice). Signal 0 counts them.
-func (r *Runtime) signalAll(p *claude.Process, fam *childproc.Family, sig syscall.Signal) int {
+func (r *Runtime) signalAll(p agent.Conn, fam *childproc.Family, sig syscall.Signal) int {
 	if p != nil && !exited(p) {
 		// Its group id stays reserved while the leader is unreaped.
-		_ = p.SignalGroup(sig)
+		_ = p.Signal(sig)
 	}
 	n := fam.Signal(sig)
 	if r.env.Marker == "" {
@@ -163,7 +163,7 @@ func (r *Runtime) stage(s string) {
 	}
 }
 
-func exited(p *claude.Process) bool {
+func exited(p agent.Conn) bool {
 	select {
 	case <-p.Done():
 		return true

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/google/uuid"
+
+	"github.com/agentdesk/agentdesk/internal/agent"
 )
 
 // A turn a restart cut short. The log has a turn's start on disk (the
@@ -61,8 +63,8 @@ func (r *Runtime) closeCutTurn(pending int) {
 // lastTurnOpen reads the log backwards to the last line that says whether
 // a turn runs: a result or one of agentdesk's notes that end or precede
 // turns (no), or a user or assistant line the CLI printed or agentdesk
-// sent in this chat (yes). Imported history and replayed local-command
-// records say nothing, as in journal.applyLocked.
+// sent in this chat (yes). Imported history and messages that began no
+// turn (agent.Records) say nothing, as in journal.applyLocked.
 func (r *Runtime) lastTurnOpen() (bool, error) {
 	var before uint64
 	for read := 0; read < cutScanMax; read += cutScanPage {
@@ -71,7 +73,7 @@ func (r *Runtime) lastTurnOpen() (bool, error) {
 			return false, err
 		}
 		for _, m := range msgs {
-			if open, decided := turnEdge(m.Data); decided {
+			if open, decided := r.turnEdge(m.Data); decided {
 				return open, nil
 			}
 		}
@@ -81,16 +83,15 @@ func (r *Runtime) lastTurnOpen() (bool, error) {
 }
 
 // turnEdge classifies one stored frame for lastTurnOpen.
-func turnEdge(frame []byte) (open, decided bool) {
+func (r *Runtime) turnEdge(frame []byte) (open, decided bool) {
 	line, err := frameMessage(frame)
 	if err != nil {
 		return false, false
 	}
 	var l struct {
-		Type     string `json:"type"`
-		Subtype  string `json:"subtype"`
-		IsReplay bool   `json:"isReplay"`
-		Source   string `json:"agentdeskSource"`
+		Type    string `json:"type"`
+		Subtype string `json:"subtype"`
+		Source  string `json:"agentdeskSource"`
 	}
 	if json.Unmarshal(line, &l) != nil {
 		return false, false
@@ -101,10 +102,17 @@ func turnEdge(frame []byte) (open, decided bool) {
 	case l.Type == "system" && (l.Subtype == "agentdesk_turn_cut" || l.Subtype == "agentdesk_imported" ||
 		l.Subtype == "agentdesk_import_failed"):
 		return false, true
-	case l.Source != "" || l.IsReplay:
+	case l.Source != "" || r.replayed(line):
 		return false, false // history: no turn of this chat
 	case l.Type == "user" || l.Type == "assistant":
 		return true, true
 	}
 	return false, false
+}
+
+// replayed reports whether a stored message began no turn although it
+// may look like it did (agent.Records).
+func (r *Runtime) replayed(msg []byte) bool {
+	rec, ok := r.driver.(agent.Records)
+	return ok && rec.Replayed(msg)
 }

@@ -3,6 +3,8 @@ package chat
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 // isTurnCut is the note that closes a turn a restart cut.
@@ -62,9 +64,10 @@ func TestTurnEdge(t *testing.T) {
 		{`{"type":"system","subtype":"init"}`, false, false},
 		{`{"type":"rate_limit_event"}`, false, false},
 	}
+	r := &Runtime{driver: claude.NewDriver(claude.Config{})} // its Records know the replays
 	for _, tt := range tests {
 		frame := []byte(`{"type":"sdk-message","seq":1,"message":` + tt.line + `}`)
-		if open, decided := turnEdge(frame); open != tt.open || decided != tt.decided {
+		if open, decided := r.turnEdge(frame); open != tt.open || decided != tt.decided {
 			t.Errorf("%s: open %v decided %v, want %v %v", tt.line, open, decided, tt.open, tt.decided)
 		}
 	}

@@ -16,10 +16,10 @@ import (
 
 // Call is one call the engine made on a Conn.
 type Call struct {
-	Op       string // "send", "interrupt", "answer", "apply", "signal", "close"
+	Op       string // the Conn method: "Send", "Interrupt", "Answer", "Apply", "Signal", "Close"
 	Input    agent.Input
-	ID       string       // answer: the request
-	Answer   agent.Answer // answer
+	ID       string       // Answer: the request
+	Answer   agent.Answer // Answer
 	From, To agent.Settings
 	Signal   syscall.Signal
 }
@@ -210,7 +210,7 @@ func (c *Conn) ExitStatus() (int, string) {
 }
 
 func (c *Conn) Send(in agent.Input) error {
-	if !c.record(Call{Op: "send", Input: in}) {
+	if !c.record(Call{Op: "Send", Input: in}) {
 		return fmt.Errorf("send: %w", agent.ErrExited)
 	}
 	return nil
@@ -219,7 +219,7 @@ func (c *Conn) Send(in agent.Input) error {
 // Interrupt is acknowledged at once unless the driver ignores
 // interrupts; ending the turn is the test's (Reply, Emit).
 func (c *Conn) Interrupt(ctx context.Context) error {
-	if !c.record(Call{Op: "interrupt"}) {
+	if !c.record(Call{Op: "Interrupt"}) {
 		return fmt.Errorf("interrupt: %w", agent.ErrExited)
 	}
 	if !c.ignoreInterrupt {
@@ -234,14 +234,14 @@ func (c *Conn) Interrupt(ctx context.Context) error {
 }
 
 func (c *Conn) Answer(id string, a agent.Answer) error {
-	if !c.record(Call{Op: "answer", ID: id, Answer: a}) {
+	if !c.record(Call{Op: "Answer", ID: id, Answer: a}) {
 		return fmt.Errorf("answer: %w", agent.ErrExited)
 	}
 	return nil
 }
 
 func (c *Conn) Apply(ctx context.Context, from, to agent.Settings) error {
-	if !c.record(Call{Op: "apply", From: from, To: to}) {
+	if !c.record(Call{Op: "Apply", From: from, To: to}) {
 		return fmt.Errorf("apply: %w", agent.ErrExited)
 	}
 	c.mu.Lock()
@@ -252,7 +252,7 @@ func (c *Conn) Apply(ctx context.Context, from, to agent.Settings) error {
 // Signal ends the agent on SIGKILL, and on SIGTERM unless the driver
 // ignores it; signal 0 does nothing.
 func (c *Conn) Signal(sig syscall.Signal) error {
-	c.record(Call{Op: "signal", Signal: sig})
+	c.record(Call{Op: "Signal", Signal: sig})
 	if sig == syscall.SIGKILL || sig == syscall.SIGTERM && !c.ignoreTerm {
 		c.Exit(-1, signalName(sig))
 	}
@@ -261,7 +261,7 @@ func (c *Conn) Signal(sig syscall.Signal) error {
 
 // Close ends the agent with code 0.
 func (c *Conn) Close(ctx context.Context) error {
-	c.record(Call{Op: "close"})
+	c.record(Call{Op: "Close"})
 	c.Exit(0, "")
 	return nil
 }

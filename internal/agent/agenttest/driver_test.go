@@ -38,7 +38,7 @@ func TestFakeConn(t *testing.T) {
 	if err := conn.Send(agent.Input{ID: "u1", Text: "hello"}); err != nil {
 		t.Fatal(err)
 	}
-	if call := c.WaitCall(t, "send", 1); call.Input.Text != "hello" {
+	if call := c.WaitCall(t, "Send", 1); call.Input.Text != "hello" {
 		t.Errorf("send call %+v", call)
 	}
 	if err := conn.Signal(syscall.SIGTERM); err != nil {

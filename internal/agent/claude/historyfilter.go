@@ -1,12 +1,21 @@
-package chat
+package claude
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
-
-	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
+
+// What a history shows: every assistant entry (partial blocks cut by an
+// interrupt included) and every user entry except what the terminal UI
+// itself keeps out of the conversation: meta lines (dropped by
+// ParseSessionLine), the summary written by /compact, and local
+// slash-command records whose text starts with <command-name>,
+// <command-message>, <command-args>, <local-command-stdout>,
+// <local-command-stderr>, <local-command-caveat> or <system-reminder> (in a
+// string, or in every text block of a list with no other blocks), and
+// empty ones. Tool results, the interrupt markers and bash-mode turns
+// (<bash-input>, <bash-stdout>, which the model answers) stay.
 
 // noisePrefixes start the user text the terminal UI records for a local
 // slash command (/compact, /cost, /model …), its output, and the notes it
@@ -18,9 +27,9 @@ var noisePrefixes = []string{
 	"<system-reminder>",
 }
 
-// shown reports whether an imported entry belongs in the chat (the rule is
-// in import.go).
-func shown(e claude.SessionEntry) bool {
+// shown reports whether a session entry belongs in the chat (the rule is
+// above).
+func shown(e SessionEntry) bool {
 	if e.Type != "user" {
 		return true
 	}

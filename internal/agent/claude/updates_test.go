@@ -1,4 +1,4 @@
-package chat
+package claude
 
 import (
 	"encoding/json"
@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/worker"
+	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
 func TestParseUpdates(t *testing.T) {
 	ok := `[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm test"}],"behavior":"allow","destination":"session"},{"type":"setMode","mode":"acceptEdits","destination":"session"}]`
-	u, err := parseUpdates("allow", json.RawMessage(ok))
+	u, err := parseUpdates(true, json.RawMessage(ok))
 	if err != nil || len(u) != 2 || u[0].Rules[0].RuleContent != "npm test" || u[1].Mode != "acceptEdits" {
 		t.Fatalf("valid list: %+v %v", u, err)
 	}
@@ -19,7 +20,7 @@ func TestParseUpdates(t *testing.T) {
 	if b, _ := json.Marshal(u); string(b) != ok {
 		t.Fatalf("re-encoded: %s", b)
 	}
-	if u, err := parseUpdates("allow", nil); u != nil || err != nil {
+	if u, err := parseUpdates(true, nil); u != nil || err != nil {
 		t.Fatalf("none: %v %v", u, err)
 	}
 	bad := map[string]string{
@@ -36,18 +37,23 @@ func TestParseUpdates(t *testing.T) {
 		if name == "deny" {
 			behavior = "deny"
 		}
-		if _, err := parseUpdates(behavior, json.RawMessage(raw)); !errors.Is(err, worker.ErrInvalid) {
+		if _, err := parseUpdates(behavior == "allow", json.RawMessage(raw)); !errors.Is(err, wire.ErrInvalid) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
 
-func TestPlanHTML(t *testing.T) {
-	h := planHTML("ExitPlanMode", json.RawMessage(`{"plan":"# Plan\n\n**bold** <script>x</script>"}`))
-	if !strings.Contains(h, "<strong>bold</strong>") || strings.Contains(h, "<script") {
-		t.Fatalf("plan html: %q", h)
+// TestUpdates: what an answer's updates change, for the engine.
+func TestUpdates(t *testing.T) {
+	d := NewDriver(Config{})
+	raw := `[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm test"},{"toolName":""}],"behavior":"allow","destination":"session"},` +
+		`{"type":"addRules","rules":[{"toolName":"Read"}],"behavior":"deny","destination":"session"},` +
+		`{"type":"setMode","mode":"acceptEdits","destination":"session"}]`
+	u, err := d.Updates(true, json.RawMessage(raw))
+	if err != nil || u.Mode != "acceptEdits" || len(u.Rules) != 1 || u.Rules[0] != (agent.Rule{ToolName: "Bash", RuleContent: "npm test", Destination: "session"}) {
+		t.Fatalf("updates %+v %v", u, err)
 	}
-	if planHTML("Bash", json.RawMessage(`{"plan":"x"}`)) != "" || planHTML("ExitPlanMode", json.RawMessage(`{}`)) != "" {
-		t.Fatal("html for no plan")
+	if _, err := d.Updates(false, json.RawMessage(raw)); !errors.Is(err, wire.ErrInvalid) {
+		t.Errorf("deny with updates: %v", err)
 	}
 }
