@@ -20,7 +20,7 @@ suite=(
   "./internal/hub|^BenchmarkPublish10\$|200ms"
   "./server|^BenchmarkPumpFanout10\$|20000x"
   "./internal/markdown|^BenchmarkRender\$|200ms"
-  "./internal/claude|^BenchmarkParseLine\$|200ms"
+  "./internal/agent/claude|^BenchmarkParseLine\$|200ms"
   "./worker/gitdiff|^BenchmarkCompute1000Files\$|3x"
   "./internal/filelist|^BenchmarkRank100k\$|20x"
 )

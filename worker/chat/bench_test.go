@@ -118,7 +118,7 @@ func benchPipeline(b *testing.B, perMs int) {
 	}
 	in := make(chan agent.Event, 256)
 	var rd sync.WaitGroup
-	rd.Go(func() { r.consume(nil, batched(in)) })
+	rd.Go(func() { r.slot.in.consume(nil, batched(in)) })
 
 	b.ResetTimer()
 	start := time.Now()
@@ -158,7 +158,7 @@ func BenchmarkCatchUp10k(b *testing.B) {
 	r := benchRuntime(b)
 	in := make(chan agent.Event, 256)
 	var rd sync.WaitGroup
-	rd.Go(func() { r.consume(nil, batched(in)) })
+	rd.Go(func() { r.slot.in.consume(nil, batched(in)) })
 	for i := range total {
 		in <- benchLine(i)
 	}

@@ -24,7 +24,10 @@ type clientFrame struct {
 	Force        bool               `json:"force"` // cancel: skip the interrupt
 	Attachments  []attachment.Input `json:"attachments"`
 	When         string             `json:"when"` // user-message: "now" or "queue" (queue.go)
-	permFields
+	// UpdatedPermissions goes with an allow: the agent's permission
+	// updates (a suggestion of the request, or a mode), checked by the
+	// driver (docs/api-extensions.md, "Live settings, plans and rules").
+	UpdatedPermissions json.RawMessage `json:"updatedPermissions"`
 }
 
 // HandleClient handles one frame from a tab: user-message, cancel (ignored

@@ -125,7 +125,7 @@ func TestEngineRequests(t *testing.T) {
 		t.Errorf("answer %+v", ans)
 	}
 	a.until(isType("permission-resolved"))
-	if set, tools := h.rt.startFlags(); set.PermissionMode != "acceptEdits" || !strings.Contains(strings.Join(tools, ","), "Bash") {
+	if set, tools := h.rt.prefs.startFlags(); set.PermissionMode != "acceptEdits" || !strings.Contains(strings.Join(tools, ","), "Bash") {
 		t.Errorf("after the answer the next start gets %+v %v", set, tools)
 	}
 	if err := h.rt.AnswerPermission(req.ID, "deny", "", nil, nil); !errors.Is(err, worker.ErrInvalid) {

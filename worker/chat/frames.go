@@ -89,7 +89,7 @@ func restElement(frame []byte) (json.RawMessage, error) {
 	return b, nil
 }
 
-// withUUID returns the CLI line with "uuid" set to id: appended when the
+// withUUID returns the message with "uuid" set to id: appended when the
 // line has none, replaced (by a re-encode) when it has one.
 func withUUID(raw []byte, id string, had bool) ([]byte, error) {
 	if had {
@@ -123,12 +123,6 @@ type assistantLine struct {
 		} `json:"content"`
 	} `json:"message"`
 }
-
-// maxHTMLText bounds the markdown text rendered per message: goldmark's
-// tree and the html cost many times the text, so a 30 MB answer would cost
-// hundreds of MB to render, for a page no browser lays out. Text blocks
-// past it (in content order) get no html; their text stays in the message.
-const maxHTMLText = 1 << 20
 
 // maxSlowRender bounds the lines renderHTML decodes with encoding/json when
 // textBlocks cannot: that decode costs several times the line.
@@ -228,7 +222,7 @@ func decodeTextBlocks(raw []byte) ([]textBlock, error) {
 }
 
 // userLine is the user message agentdesk stores for what a person typed,
-// shaped like the CLI's own user lines.
+// shaped like the agent's own user messages (API.md's format).
 type userLine struct {
 	Type    string `json:"type"`
 	Message struct {

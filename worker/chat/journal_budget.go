@@ -6,7 +6,7 @@ import "sync"
 // publisher. The queue between them is bounded in batches, which alone
 // would let 256 batches of 30 MB tool results wait for the disk. A
 // producer waits while this much is in flight, so at most this plus one
-// batch is; the CLI reader waits for it before it takes the next line
+// batch is; the agent's reader waits for it before it takes the next line
 // (consume).
 const maxInflight = 4 << 20
 

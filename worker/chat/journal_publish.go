@@ -110,7 +110,7 @@ func (j *journal) applyLocked(e *entry) bool {
 		case "user", "assistant":
 			j.inTurn = true
 		}
-		// Other lines begin no turn: the CLI also prints them while idle
+		// Other messages begin no turn: an agent also prints them while idle
 		// (system/status after a mode change, a background task's note),
 		// and a turn always begins with a user message.
 	case kStream:
@@ -126,7 +126,7 @@ func (j *journal) applyLocked(e *entry) bool {
 		var kept []*permission
 		for _, p := range j.pending {
 			if p.proc == nil {
-				kept = append(kept, p) // stored before a restart: no CLI ended it
+				kept = append(kept, p) // stored before a restart: no agent ended it
 				continue
 			}
 			j.hub.Publish(cursor, hub.Frame{Data: wire.PermissionResolved(p.id, "deny")})

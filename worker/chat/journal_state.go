@@ -1,7 +1,7 @@
 package chat
 
 import (
-	"sync"
+	"encoding/json"
 
 	"github.com/agentdesk/agentdesk/internal/agent"
 
@@ -33,7 +33,7 @@ func (j *journal) busy() bool {
 }
 
 // idleWait returns a channel closed once the activity is idle: at once
-// when it is, else when the running turn ends (a result, or the CLI's
+// when it is, else when the running turn ends (a result, or the agent's
 // exit).
 func (j *journal) idleWait() <-chan struct{} {
 	j.pubMu.Lock()
@@ -119,72 +119,16 @@ func (j *journal) removePendingLocked(p *permission) {
 	}
 }
 
-// maxTurnBytes bounds the stream_event frames kept for the message being
-// streamed, which a tab that attaches mid-message is sent after the
-// history. A message streamed in deltas costs several times its text in
-// frames; past this, the tab sees the message when it is stored (it
-// ignores deltas of a block it has not seen start).
-const maxTurnBytes = 8 << 20
-
-// turnBuffer holds the stream_event frames of the message being streamed.
-// The journal's pubMu guards it.
-type turnBuffer struct {
-	frames [][]byte
-	size   int  // their bytes
-	cut    bool // over maxTurnBytes: none kept until the message ends
-}
-
-// keep keeps a stream_event frame for later attachments.
-func (t *turnBuffer) keep(e *entry) {
-	switch {
-	case e.endsMessage:
-		// Every block of the message is stored by now (the CLI sends a
-		// block's complete line before its content_block_stop): a tab
-		// attaching later gets them from the log.
-		t.clear()
-	case t.cut:
-	case t.size+len(e.frame) > maxTurnBytes:
-		t.clear()
-		t.cut = true
-	default:
-		t.frames = append(t.frames, e.frame)
-		t.size += len(e.frame)
-	}
-}
-
-func (t *turnBuffer) clear() { *t = turnBuffer{} }
-
-// coalescer runs a function on a goroutine whenever poked, once per burst:
-// a poke while it runs makes it run once more, never twice at once, and
-// no goroutine is left once nothing is pending.
-type coalescer struct {
-	mu      sync.Mutex
-	dirty   bool // poked since fn last started
-	running bool
-}
-
-// poke makes fn run (again) soon, on a goroutine of wg. The caller keeps
-// wg above zero while it pokes (wg.Go may not race a Wait at zero).
-func (c *coalescer) poke(wg *sync.WaitGroup, fn func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.dirty = true
-	if !c.running {
-		c.running = true
-		wg.Go(func() { c.run(fn) })
-	}
-}
-
-func (c *coalescer) run(fn func()) {
-	for {
-		c.mu.Lock()
-		if !c.dirty {
-			c.running = false
-			c.mu.Unlock()
-			return
+// pendingFrames returns the frames of the requests still waiting for an
+// answer, oldest first.
+func (j *journal) pendingFrames() []json.RawMessage {
+	j.pubMu.Lock()
+	defer j.pubMu.Unlock()
+	var out []json.RawMessage
+	for _, p := range j.pending {
+		if !p.answered {
+			out = append(out, json.RawMessage(p.frame))
 		}
-		c.dirty = false
-		c.mu.Unlock()
-		fn()
 	}
+	return out
 }

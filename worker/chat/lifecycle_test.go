@@ -182,9 +182,7 @@ func TestCrashedCLIResumes(t *testing.T) {
 	a := attach(t, h.rt, "")
 	send(t, h, "hello")
 	a.until(isResult)
-	h.rt.mu.Lock()
-	pid := h.rt.proc.Ident().Pid
-	h.rt.mu.Unlock()
+	pid := h.rt.slot.pid()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

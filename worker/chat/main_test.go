@@ -153,7 +153,8 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	}
 	h.rt = rt.(*Runtime)
 	if o.clock != nil {
-		h.rt.clock = o.clock // before any turn: nothing reads it yet
+		// Before any turn: nothing reads it yet.
+		h.rt.guard.clock = o.clock
 	}
 	t.Cleanup(h.stop)
 	return h

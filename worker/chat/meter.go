@@ -16,7 +16,7 @@ import (
 )
 
 // meter keeps the usage roll-up and the rate-limit state up to date from
-// the stored CLI lines of one worker (docs/api-extensions.md, "Usage and
+// the stored messages of one worker (docs/api-extensions.md, "Usage and
 // rate limits"). Each committed result line becomes one usage record in
 // the store (persist.PutUsage: O(1) per turn, keyed by the result's seq,
 // so a result offered twice counts once); each rate_limit_event goes to
@@ -116,7 +116,7 @@ func (m *meter) count(p *usage.Process, seq uint64, line []byte, at time.Time) <
 	return m.store.PutUsage(m.wid, seq, day, b)
 }
 
-// frameMessage returns the CLI line a stored sdk-message frame holds.
+// frameMessage returns the message a stored sdk-message frame holds.
 func frameMessage(frame []byte) ([]byte, error) {
 	var f struct {
 		Message json.RawMessage `json:"message"`
@@ -176,7 +176,7 @@ func (c *catchUp) look(msg persist.Message) {
 		sec, nsec := id.Time().UnixTime()
 		c.at = time.Unix(sec, nsec)
 	}
-	// Most lines are not results: skip their decode. The CLI writes
+	// Most lines are not results: skip their decode. Agents write
 	// compact JSON, and a false match is refused by Turn.
 	if !bytes.Contains(msg.Data, []byte(`"type":"result"`)) {
 		return
@@ -186,19 +186,4 @@ func (c *catchUp) look(msg persist.Message) {
 			c.lastWrite = w
 		}
 	}
-}
-
-// catchUpUsage starts the usage catch-up (meter.catchUp) of the messages
-// stored after the worker's usage mark, when there are any. Its goroutine
-// belongs to r.wg and ends by itself or at Stop.
-func (r *Runtime) catchUpUsage(last uint64) {
-	mark, err := r.env.Store.UsageMark(r.env.Info.ID)
-	if err != nil {
-		r.log.Warn("usage: read mark", "err", err)
-		return
-	}
-	if mark >= last {
-		return
-	}
-	r.wg.Go(func() { r.journal.meter.catchUp(mark, last, r.isStopped) })
 }

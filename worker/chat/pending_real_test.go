@@ -230,11 +230,7 @@ func recordResume(t *testing.T, s *realSetup, name string) {
 	}
 }
 
-func (r *Runtime) settingsNow() worker.Settings {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.settings
-}
+func (r *Runtime) settingsNow() worker.Settings { return r.prefs.get() }
 
 // TestRealPendingAfterCrash: the server dies (no Stop at all) while a
 // Bash request waits, and its CLI with it (SIGKILL). The request was
@@ -247,15 +243,12 @@ func TestRealPendingAfterCrash(t *testing.T) {
 	a1 := attach(t, h1.rt, "")
 	send(t, h1, "bash: touch crashed.txt")
 	req := a1.until(isType("permission-request"))
-	h1.rt.mu.Lock()
-	p := h1.rt.proc
-	h1.rt.retired = p // a dead server reports nothing of its CLI's end
-	h1.rt.mu.Unlock()
+	p := h1.rt.slot.retire() // a dead server reports nothing of its CLI's end
 	if err := p.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	<-p.Done()
-	h1.rt.readers.Wait() // the reader saw the end and left the records alone
+	h1.rt.slot.readers.Wait() // the reader saw the end and left the records alone
 	if n := storedPending(t, h1); n != 1 {
 		t.Fatalf("%d stored pending requests after the crash, want 1", n)
 	}

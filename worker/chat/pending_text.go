@@ -11,7 +11,7 @@ import (
 )
 
 // The user messages that carry an answer given after a restart. The
-// resumed CLI drops the tool call that was never answered (it stands as
+// resumed agent drops the tool call that was never answered (it stands as
 // "No response requested.", see testdata/resume-after-crash.json), so the
 // message says what the person decided and what to do now.
 

@@ -67,13 +67,13 @@ func TestLateExitKeepsNewerRecord(t *testing.T) {
 		return p
 	}
 	old, newer := start(), start()
-	h.rt.recordProcess(old.Ident())
-	h.rt.recordProcess(newer.Ident())
-	h.rt.forgetProcess(old.Ident())
+	h.rt.slot.rec.record(old.Ident())
+	h.rt.slot.rec.record(newer.Ident())
+	h.rt.slot.rec.forget(old.Ident())
 	if procs, _ := h.store.Processes(); procs["w1"].Pid != newer.Ident().Pid {
 		t.Fatalf("record %+v, want the newer CLI %d", procs["w1"], newer.Ident().Pid)
 	}
-	h.rt.forgetProcess(newer.Ident())
+	h.rt.slot.rec.forget(newer.Ident())
 	if procs, _ := h.store.Processes(); procs["w1"].Pid != 0 {
 		t.Fatalf("record %+v left after its CLI is gone", procs["w1"])
 	}

@@ -71,7 +71,7 @@ func TestBusyToolIsNotAStall(t *testing.T) {
 	}
 	clk.advance(stallAfter)
 	clk.waitTimer(t, stallAfter) // the check is done: the next one is armed
-	if h.rt.stalled.Load() || h.rt.Activity() != worker.ActivityActive {
+	if h.rt.guard.stalled.Load() || h.rt.Activity() != worker.ActivityActive {
 		t.Fatalf("a turn whose tool works is %s", h.rt.Activity())
 	}
 

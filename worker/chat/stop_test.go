@@ -56,12 +56,11 @@ func toolPid(t *testing.T, f frame) int {
 // cliPid is the pid of the running CLI.
 func cliPid(t *testing.T, h *harness) int {
 	t.Helper()
-	h.rt.mu.Lock()
-	defer h.rt.mu.Unlock()
-	if h.rt.proc == nil {
+	p := h.rt.slot.current()
+	if p == nil {
 		t.Fatal("no CLI runs")
 	}
-	return h.rt.proc.Ident().Pid
+	return p.Ident().Pid
 }
 
 // pin opens a pidfd on pid, so its exit can be waited for.

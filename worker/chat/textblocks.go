@@ -17,6 +17,12 @@ import (
 // encoding/json, so the result is always what json.Unmarshal gives.
 // TestTextBlocksMatchesUnmarshal and FuzzTextBlocks check that.
 
+// maxHTMLText bounds the markdown text rendered per message: goldmark's
+// tree and the html cost many times the text, so a 30 MB answer would cost
+// hundreds of MB to render, for a page no browser lays out. Text blocks
+// past it (in content order) get no html; their text stays in the message.
+const maxHTMLText = 1 << 20
+
 // maxScanDepth is far below encoding/json's limit: deeper lines take the
 // slow path, which applies the real limit.
 const maxScanDepth = 512

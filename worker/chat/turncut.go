@@ -9,7 +9,7 @@ import (
 )
 
 // A turn a restart cut short. The log has a turn's start on disk (the
-// user message is committed before the CLI gets it, and so is every
+// user message is committed before the agent gets it, and so is every
 // complete line of the reply), but what was being streamed (deltas of a
 // message not yet complete) and the turn's end are not: after a SIGKILL,
 // or a shutdown, mid-turn, the chat would show the turn as if it had
@@ -40,40 +40,41 @@ type turnCutNote struct {
 }
 
 // closeCutTurn stores the note when the log's last turn has no end. It
-// runs once, in New, for a restored worker that drives the conversation.
-func (r *Runtime) closeCutTurn(pending int) {
-	if !r.env.Restored || r.readOnly || pending > 0 {
+// runs once, at the worker's start, for a restored worker that drives the
+// conversation.
+func (h *history) closeCutTurn(pending int) {
+	if !h.env.Restored || h.readOnly || pending > 0 {
 		return
 	}
-	open, err := r.lastTurnOpen()
+	open, err := h.lastTurnOpen()
 	if err != nil {
-		r.log.Warn("look for a turn the restart cut", "err", err)
+		h.log.Warn("look for a turn the restart cut", "err", err)
 		return
 	}
 	if !open {
 		return
 	}
 	id := uuid.Must(uuid.NewV7()).String()
-	msg := mustJSON(turnCutNote{Type: "system", Subtype: "agentdesk_turn_cut", Reason: "restart", UUID: id, SessionID: r.conv})
-	if err := r.journal.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}}); err != nil {
-		r.log.Warn("close the turn the restart cut", "err", err)
+	msg := mustJSON(turnCutNote{Type: "system", Subtype: "agentdesk_turn_cut", Reason: "restart", UUID: id, SessionID: h.conv})
+	if err := h.j.produce([]entry{{kind: kStored, msg: msg, uuid: id, typ: "system", history: true}}); err != nil {
+		h.log.Warn("close the turn the restart cut", "err", err)
 	}
 }
 
 // lastTurnOpen reads the log backwards to the last line that says whether
 // a turn runs: a result or one of agentdesk's notes that end or precede
-// turns (no), or a user or assistant line the CLI printed or agentdesk
+// turns (no), or a user or assistant line the agent printed or agentdesk
 // sent in this chat (yes). Imported history and messages that began no
 // turn (agent.Records) say nothing, as in journal.applyLocked.
-func (r *Runtime) lastTurnOpen() (bool, error) {
+func (h *history) lastTurnOpen() (bool, error) {
 	var before uint64
 	for read := 0; read < cutScanMax; read += cutScanPage {
-		msgs, err := r.env.Store.MessagesBefore(r.env.Info.ID, before, cutScanPage)
+		msgs, err := h.env.Store.MessagesBefore(h.env.Info.ID, before, cutScanPage)
 		if err != nil || len(msgs) == 0 {
 			return false, err
 		}
 		for _, m := range msgs {
-			if open, decided := r.turnEdge(m.Data); decided {
+			if open, decided := h.turnEdge(m.Data); decided {
 				return open, nil
 			}
 		}
@@ -83,7 +84,7 @@ func (r *Runtime) lastTurnOpen() (bool, error) {
 }
 
 // turnEdge classifies one stored frame for lastTurnOpen.
-func (r *Runtime) turnEdge(frame []byte) (open, decided bool) {
+func (h *history) turnEdge(frame []byte) (open, decided bool) {
 	line, err := frameMessage(frame)
 	if err != nil {
 		return false, false
@@ -102,7 +103,7 @@ func (r *Runtime) turnEdge(frame []byte) (open, decided bool) {
 	case l.Type == "system" && (l.Subtype == "agentdesk_turn_cut" || l.Subtype == "agentdesk_imported" ||
 		l.Subtype == "agentdesk_import_failed"):
 		return false, true
-	case l.Source != "" || r.replayed(line):
+	case l.Source != "" || h.replayed(line):
 		return false, false // history: no turn of this chat
 	case l.Type == "user" || l.Type == "assistant":
 		return true, true
@@ -112,7 +113,7 @@ func (r *Runtime) turnEdge(frame []byte) (open, decided bool) {
 
 // replayed reports whether a stored message began no turn although it
 // may look like it did (agent.Records).
-func (r *Runtime) replayed(msg []byte) bool {
-	rec, ok := r.driver.(agent.Records)
+func (h *history) replayed(msg []byte) bool {
+	rec, ok := h.driver.(agent.Records)
 	return ok && rec.Replayed(msg)
 }

@@ -64,7 +64,7 @@ func TestTurnEdge(t *testing.T) {
 		{`{"type":"system","subtype":"init"}`, false, false},
 		{`{"type":"rate_limit_event"}`, false, false},
 	}
-	r := &Runtime{driver: claude.NewDriver(claude.Config{})} // its Records know the replays
+	r := &history{driver: claude.NewDriver(claude.Config{})} // its Records know the replays
 	for _, tt := range tests {
 		frame := []byte(`{"type":"sdk-message","seq":1,"message":` + tt.line + `}`)
 		if open, decided := r.turnEdge(frame); open != tt.open || decided != tt.decided {

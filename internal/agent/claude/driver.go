@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -143,9 +142,12 @@ func closeQuietly(p *Process) {
 	_ = p.Close(ctx)
 }
 
+// discardLog is the log of a start whose Options have none.
+var discardLog = slog.New(slog.DiscardHandler)
+
 func logOf(o agent.Options) *slog.Logger {
 	if o.Log == nil {
-		return slog.New(slog.NewTextHandler(io.Discard, nil))
+		return discardLog
 	}
 	return o.Log
 }
