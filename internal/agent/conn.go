@@ -18,7 +18,9 @@ type Conn interface {
 	// which pauses the agent. The channel is closed once the agent's
 	// output ended (it exited, or Close). The engine drains it to the end.
 	Events() <-chan []Event
-	// Capabilities is what the agent answered at its start.
+	// Capabilities is what the agent answered at its start; Models and
+	// Commands are nil when it said nothing readable (the engine then keeps
+	// the last answer it had).
 	Capabilities() Capabilities
 	// Send writes a user message; a turn starts (or the message joins the
 	// running one). An agent that exited meanwhile is an error matching
