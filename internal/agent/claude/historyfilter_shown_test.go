@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
 )
 
 // shownByDecode is shown as it was, decoding the whole content: the

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
 )
 
 // TestImportedJSON: importedJSON gives what json.Marshal gives (the same
