@@ -13,6 +13,7 @@
 #
 #   PEERS=/tmp/agentdesk-peers bench/peers.sh            # ROUNDS=5 TABS=10 PTY_BYTES=100000000 ECHO_KEYS=1000
 #   ONLY=agentdesk bench/peers.sh                        # agentdesk and raw only
+#   BASE=/tmp/agentdesk-main bench/peers.sh              # plus another agentdesk build (agentdesk-base)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 peers=${PEERS:-/tmp/agentdesk-peers}
@@ -33,17 +34,27 @@ export HOME=$tmp/home SHELL=/bin/bash
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 up() { for _ in $(seq 200); do curl -fs -o /dev/null "$1" && return; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 
-"$tmp/agentdesk" --addr 127.0.0.1:0 --data-dir "$tmp/data" >"$tmp/ad.out" 2>"$tmp/ad.log" &
-ad=$!
-pids+=("$ad")
-url=
-for _ in $(seq 200); do
-  url=$(grep -o 'http://[^ ]*' "$tmp/ad.out" || true)
-  [[ -n $url ]] && break
-  sleep 0.05
-done
-[[ -n $url ]] || { cat "$tmp/ad.log" >&2; exit 1; }
-args=(--url "$url" --pid "$ad")
+# start_agentdesk BIN NAME: starts BIN on 127.0.0.1:0 with its own data
+# dir, sets ad_url and ad_pid.
+start_agentdesk() {
+  "$1" --addr 127.0.0.1:0 --data-dir "$tmp/$2-data" >"$tmp/$2.out" 2>"$tmp/$2.log" &
+  ad_pid=$!
+  pids+=("$ad_pid")
+  ad_url=
+  for _ in $(seq 200); do
+    ad_url=$(grep -o 'http://[^ ]*' "$tmp/$2.out" || true)
+    [[ -n $ad_url ]] && return
+    sleep 0.05
+  done
+  cat "$tmp/$2.log" >&2
+  exit 1
+}
+start_agentdesk "$tmp/agentdesk" ad
+args=(--url "$ad_url" --pid "$ad_pid")
+if [[ -n ${BASE:-} ]]; then
+  start_agentdesk "$BASE" base
+  args+=(--base-url "$ad_url" --base-pid "$ad_pid")
+fi
 
 if [[ ${ONLY:-} != agentdesk ]]; then
   gp=$(port)

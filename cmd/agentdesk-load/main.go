@@ -52,6 +52,10 @@ type config struct {
 	// term scenario: the peers' host:port and pids
 	gotty, agentConsole       string
 	gottyPID, agentConsolePID int
+	// another agentdesk build in the same rounds (term), named agentdesk-base
+	baseURL   *url.URL
+	baseToken string
+	basePID   int
 	rounds, termTabs          int
 	echoKeys                  int
 }
@@ -121,6 +125,8 @@ func parseFlags(args []string) (config, error) {
 	gottyPID := fs.Int("gotty-pid", 0, "gotty's pid (term)")
 	agentConsole := fs.String("agent-console", "", "agent-console's 127.0.0.1:PORT, to compare with (term)")
 	agentConsolePID := fs.Int("agent-console-pid", 0, "agent-console's server pid (term)")
+	baseURL := fs.String("base-url", "", "another agentdesk build's start-up URL, measured in the same rounds as agentdesk-base (term)")
+	basePID := fs.Int("base-pid", 0, "that build's pid (term)")
 	rounds := fs.Int("rounds", 5, "interleaved rounds (term)")
 	termTabs := fs.Int("term-tabs", 10, "tabs on one terminal in the shared-terminal run (term)")
 	echoKeys := fs.Int("echo-keys", 1000, "keystrokes timed per echo run (term)")
@@ -136,10 +142,15 @@ func parseFlags(args []string) (config, error) {
 		terminals: max(*terminals, 0), parallel: max(*parallel, 1), keep: *keep,
 		uploadBytes: *uploadBytes, adoptLines: *adoptLines, adoptBytes: *adoptBytes, claudeConfig: *claudeConfig,
 		gotty: *gotty, gottyPID: *gottyPID, agentConsole: *agentConsole, agentConsolePID: *agentConsolePID,
-		rounds: max(*rounds, 1), termTabs: max(*termTabs, 1), echoKeys: max(*echoKeys, 1)}
+		rounds: max(*rounds, 1), termTabs: max(*termTabs, 1), echoKeys: max(*echoKeys, 1), basePID: *basePID}
 	var err error
 	if cfg.base, cfg.token, err = parseURL(*rawURL); err != nil {
 		return config{}, err
+	}
+	if *baseURL != "" {
+		if cfg.baseURL, cfg.baseToken, err = parseURL(*baseURL); err != nil {
+			return config{}, fmt.Errorf("--base-url: %w", err)
+		}
 	}
 	for _, l := range []struct {
 		dst *[]int

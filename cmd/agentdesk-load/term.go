@@ -34,7 +34,10 @@ type termResult struct {
 }
 
 func runTerm(ctx context.Context, c *client, cfg config) error {
-	targets := []termTarget{rawTarget(), agentdeskTarget(c, cfg.pid)}
+	targets := []termTarget{rawTarget(), agentdeskTarget("agentdesk", c, cfg.pid)}
+	if cfg.baseURL != nil {
+		targets = append(targets, agentdeskTarget("agentdesk-base", newClient(cfg.baseURL, cfg.baseToken), cfg.basePID))
+	}
 	if cfg.gotty != "" {
 		targets = append(targets, gottyTarget(cfg.gotty, cfg.gottyPID))
 	}

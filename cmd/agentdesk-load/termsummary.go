@@ -89,8 +89,10 @@ func (s *termSummary) roundRatios(round, tabs int) {
 	if a, ok := s.rows[termKey{"agentdesk", tabs}][round]; ok && ad.rate > 0 && tabs > 1 {
 		add(fmt.Sprintf("agentdesk %d tabs/own 1 tab", tabs), a.rate/ad.rate)
 	}
-	if g, ok := s.p99["gotty"][round]; ok && g > 0 {
-		add("agentdesk/gotty echo p99", float64(s.p99["agentdesk"][round])/float64(g))
+	for _, peer := range []string{"gotty", "agentdesk-base"} {
+		if g, ok := s.p99[peer][round]; ok && g > 0 {
+			add("agentdesk/"+peer+" echo p99", float64(s.p99["agentdesk"][round])/float64(g))
+		}
 	}
 }
 
@@ -106,7 +108,7 @@ func (s *termSummary) print(tabs int) {
 		fmt.Printf("  %-13s tabs=%-2d rate/tab %s MB/s  cpu/100MB %s s  peak-rss %s MiB  lost=%d\n",
 			k.target, k.tabs, span(rates), span(cpus), span(peaks), lost)
 	}
-	for _, name := range []string{"raw-pty", "agentdesk", "gotty", "agent-console"} {
+	for _, name := range []string{"raw-pty", "agentdesk", "agentdesk-base", "gotty", "agent-console"} {
 		var p []float64
 		for _, d := range s.p99[name] {
 			p = append(p, float64(d)/float64(time.Millisecond))

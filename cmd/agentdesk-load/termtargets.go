@@ -41,8 +41,8 @@ type termShell struct {
 	end    func() // ends the shell (after its tabs are closed)
 }
 
-func agentdeskTarget(c *client, pid int) termTarget {
-	return termTarget{name: "agentdesk", pid: pid, shared: true, open: func(ctx context.Context) (*termShell, error) {
+func agentdeskTarget(name string, c *client, pid int) termTarget {
+	return termTarget{name: name, pid: pid, shared: true, open: func(ctx context.Context) (*termShell, error) {
 		s, err := c.newSession(ctx, "none")
 		if err != nil {
 			return nil, err
