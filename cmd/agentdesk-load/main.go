@@ -53,11 +53,11 @@ type config struct {
 	gotty, agentConsole       string
 	gottyPID, agentConsolePID int
 	// another agentdesk build in the same rounds (term), named agentdesk-base
-	baseURL   *url.URL
-	baseToken string
-	basePID   int
-	rounds, termTabs          int
-	echoKeys                  int
+	baseURL          *url.URL
+	baseToken        string
+	basePID          int
+	rounds, termTabs int
+	echoKeys         int
 }
 
 func main() {
