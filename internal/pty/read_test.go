@@ -54,9 +54,10 @@ func TestReaderReadsEmptyOnlyToWait(t *testing.T) {
 		live(t, st, r, func(r *received) bool { return r.has(want) })
 	}
 	reads := readCalls(t) - before
-	// A line the kernel hands out in two pieces costs two more reads:
-	// allow that for a quarter of them.
-	if limit := 2*lines + lines/2; reads > limit {
+	// A line the kernel hands out in two pieces costs two more reads, and
+	// here about one line in five is (2.3-2.45 reads a line measured; the
+	// loop that topped up its read made 3.3-3.4): allow it for 3 in 8.
+	if limit := 2*lines + lines*3/4; reads > limit {
 		t.Fatalf("%d read calls for %d lines, want at most %d (two per line)", reads, lines, limit)
 	}
 	t.Logf("%d read calls for %d lines", reads, lines)
