@@ -11,7 +11,7 @@
 # Fetches nothing: the peers are built by bench/peers-build.sh (see
 # bench/README.md).
 #
-#   PEERS=/tmp/agentdesk-peers bench/peers.sh            # ROUNDS=5 TABS=10 PTY_BYTES=100000000 ECHO_KEYS=1000
+#   PEERS=/tmp/agentdesk-peers bench/peers.sh            # ROUNDS=5 TABS=10 PTY_BYTES=100000000 ECHO_KEYS=1000 DURATION=90m
 #   ONLY=agentdesk bench/peers.sh                        # agentdesk and raw only
 #   BASE=/tmp/agentdesk-main bench/peers.sh              # plus another agentdesk build (agentdesk-base)
 set -euo pipefail
@@ -73,5 +73,5 @@ fi
 sleep 3
 echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 "$tmp/agentdesk-load" "${args[@]}" --scenario term --rounds "${ROUNDS:-5}" --term-tabs "${TABS:-10}" \
-  --pty-bytes "${PTY_BYTES:-100000000}" --echo-keys "${ECHO_KEYS:-1000}"
+  --pty-bytes "${PTY_BYTES:-100000000}" --echo-keys "${ECHO_KEYS:-1000}" --duration "${DURATION:-90m}"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
