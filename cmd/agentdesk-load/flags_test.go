@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 // TestBaseURL: --base-url adds another agentdesk build to the term
@@ -27,5 +28,24 @@ func TestBaseURL(t *testing.T) {
 	cfg, err = parseFlags([]string{"--url", "http://127.0.0.1:1/?token=a"})
 	if err != nil || cfg.baseURL != nil {
 		t.Fatalf("without --base-url: base %v, err %v; want none", cfg.baseURL, err)
+	}
+}
+
+// TestAnyBusy: a server counts as busy when it used more than the limit
+// between two readings, whatever the others did.
+func TestAnyBusy(t *testing.T) {
+	ms := time.Millisecond
+	before := []time.Duration{0, 100 * ms, 5 * ms}
+	for _, tc := range []struct {
+		after []time.Duration
+		want  bool
+	}{
+		{[]time.Duration{0, 110 * ms, 5 * ms}, false}, // one tick: quiet
+		{[]time.Duration{0, 100 * ms, 25 * ms}, true}, // the third worked
+		{[]time.Duration{0, 100 * ms, 5 * ms}, false},
+	} {
+		if got := anyBusy(before, tc.after, 10*ms); got != tc.want {
+			t.Errorf("anyBusy(%v, %v) = %v, want %v", before, tc.after, got, tc.want)
+		}
 	}
 }

@@ -58,6 +58,7 @@ func runTerm(ctx context.Context, c *client, cfg config) error {
 		order := append(targets[r%len(targets):], targets[:r%len(targets)]...)
 		order = append([]termTarget(nil), order...)
 		for _, t := range order {
+			settle(ctx, targets)
 			res, err := floodRun(ctx, t, 1, cfg.ptyBytes)
 			if err != nil {
 				return fmt.Errorf("round %d, %s, 1 tab: %w", r+1, t.name, err)
@@ -68,6 +69,7 @@ func runTerm(ctx context.Context, c *client, cfg config) error {
 			if !t.shared || cfg.termTabs <= 1 {
 				continue
 			}
+			settle(ctx, targets)
 			res, err := floodRun(ctx, t, cfg.termTabs, cfg.ptyBytes)
 			if err != nil {
 				return fmt.Errorf("round %d, %s, %d tabs: %w", r+1, t.name, cfg.termTabs, err)
@@ -79,6 +81,7 @@ func runTerm(ctx context.Context, c *client, cfg config) error {
 			if t.name == "agent-console" {
 				keys = min(keys, 100) // it sends output every 50 ms: one key costs that
 			}
+			settle(ctx, targets)
 			ds, err := echoRun(ctx, t, keys)
 			if err != nil {
 				return fmt.Errorf("round %d, %s, echo: %w", r+1, t.name, err)
