@@ -276,4 +276,3 @@ func TestBudgetLeftPassed(t *testing.T) {
 		t.Error("the agent made no request")
 	}
 }
-
