@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/internal/testkit/mcpstdio/mcpstdiotest"
@@ -274,5 +275,58 @@ func TestBudgetLeftPassed(t *testing.T) {
 	}
 	if n := len(s.api.MessageRequests()); n == 0 {
 		t.Error("the agent made no request")
+	}
+}
+
+// TestRealBridgeCallCancelled: Cancel during a call of a provider's tool
+// ends the turn and tells the provider to cancel the call; the agent
+// stays usable. Stopping the worker during a call cancels it too.
+func TestRealBridgeCallCancelled(t *testing.T) {
+	s := newReal(t)
+	reg := toolbridge.New(toolbridge.Options{})
+	p := reg.Connect("slow page")
+	if _, err := p.Register("s1", []toolbridge.Tool{echoTool()}); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	h := s.harness(t, harnessOptions{tools: reg, allowed: []string{"mcp__agentdesk__echo"}})
+	a := attach(t, h.rt, "")
+	next := func(want string) string {
+		t.Helper()
+		select {
+		case b := <-p.Frames():
+			var f struct{ Type, CallID, Reason string }
+			if err := json.Unmarshal(b, &f); err != nil || f.Type != want {
+				t.Fatalf("provider got %s, want a %s", b, want)
+			}
+			return f.CallID + "/" + f.Reason
+		case <-time.After(waitFor):
+			t.Fatalf("the provider got no %s", want)
+			return ""
+		}
+	}
+	send(t, h, `call mcp__agentdesk__echo {"text":"x"}`)
+	call, _, _ := strings.Cut(next(toolbridge.TypeCall), "/")
+	if _, err := h.rt.Cancel(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := next(toolbridge.TypeCancel); got != call+"/cancelled" {
+		t.Errorf("cancel %q, want %s/cancelled", got, call)
+	}
+	a.until(isResult)
+	send(t, h, "hello")
+	if sub, text := resultText(t, a.until(isResult)); sub != "success" {
+		t.Errorf("after the cancel: %s %s", sub, text)
+	}
+
+	send(t, h, `call mcp__agentdesk__echo {"text":"y"}`)
+	call, _, _ = strings.Cut(next(toolbridge.TypeCall), "/")
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	if err := h.rt.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := strings.Cut(next(toolbridge.TypeCancel), "/"); got != call {
+		t.Errorf("cancel of %q after Stop, want %s", got, call)
 	}
 }
