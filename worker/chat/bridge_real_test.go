@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -259,6 +260,9 @@ func TestBudgetSpent(t *testing.T) {
 	}
 	if h.rt.journal.busy() {
 		t.Error("the turn did not end")
+	}
+	if _, err := h.rt.Capabilities(t.Context()); !errors.Is(err, worker.ErrConflict) || !strings.Contains(err.Error(), "budget") {
+		t.Errorf("capabilities with the budget spent: %v", err)
 	}
 }
 

@@ -44,7 +44,10 @@ func startLimits(p *prefs, env *worker.Env) (agent.Limits, agent.Tools, []agent.
 }
 
 // budgetError is a conversation that spent its budget: no agent starts.
+// A caller other than the sender (Capabilities) answers it as a conflict.
 type budgetError struct{ budget, spent float64 }
+
+func (e *budgetError) Unwrap() error { return worker.ErrConflict }
 
 func (e *budgetError) Error() string {
 	return fmt.Sprintf("This conversation has cost $%.4f of its $%.2f budget. Raise or remove the budget in the chat's limits to go on.", e.spent, e.budget)
