@@ -52,8 +52,9 @@ func (r *Runtime) MCPStatus(ctx context.Context) ([]worker.MCPStatus, error) {
 }
 
 // ToggleMCP turns a server of the running agent off or on. A server the
-// agent does not have (none runs, or it was off at the start) is
-// worker.ErrNotFound: the stored change holds from the next start.
+// agent does not have (none runs, it was off at the start or added
+// since), or an agent that cannot list its servers, is worker.ErrNotFound:
+// the stored change holds from the next start.
 func (r *Runtime) ToggleMCP(ctx context.Context, name string, enabled bool) error {
 	m, ok := r.slot.current().(agent.MCP)
 	if !ok {
@@ -61,7 +62,9 @@ func (r *Runtime) ToggleMCP(ctx context.Context, name string, enabled bool) erro
 	}
 	list, err := m.MCPStatus(ctx)
 	if err != nil {
-		return err
+		// Not turned live; the stored change holds from the next start.
+		r.log.Warn("read the agent's MCP servers to toggle one", "server", name, "err", err)
+		return fmt.Errorf("the running agent cannot say whether it has MCP server %q: %w", name, worker.ErrNotFound)
 	}
 	if !slices.ContainsFunc(list, func(s agent.MCPStatus) bool { return s.Name == name }) {
 		return fmt.Errorf("the running agent has no MCP server %q: %w", name, worker.ErrNotFound)

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -63,5 +64,22 @@ func TestEngineStartLimits(t *testing.T) {
 		if f.Type == "exit" {
 			t.Errorf("ending the agent for new limits showed as an exit: %s", f.raw)
 		}
+	}
+}
+
+// TestToggleMCPUnknownToAgent: an agent that cannot list its MCP servers
+// (the fake CLI refuses the request) or has no such server turns nothing
+// live: the answer is worker.ErrNotFound, and the manager's stored change
+// holds from the next start.
+func TestToggleMCPUnknownToAgent(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	a := attach(t, h.rt, "")
+	if err := h.rt.ToggleMCP(t.Context(), "ext", false); !errors.Is(err, worker.ErrNotFound) {
+		t.Errorf("no agent running: %v", err)
+	}
+	send(t, h, "hello")
+	a.until(isResult)
+	if err := h.rt.ToggleMCP(t.Context(), "ext", false); !errors.Is(err, worker.ErrNotFound) {
+		t.Errorf("an agent that cannot list its servers: %v", err)
 	}
 }
