@@ -25,8 +25,8 @@ func TestBoxEndsWithBwrap(t *testing.T) {
 	b := newBox(t, f.options(tl, sandbox.Workspace))
 	marker := childproc.Marker("w1", childproc.NewRun())
 	p, err := b.Start(t.Context(), launch.Spec{
-		Argv:   []string{"sh", "-c", "setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo ready; exec sleep 1001"},
-		Dir:    f.work, StdoutPipe: true, Marker: marker,
+		Argv: []string{"sh", "-c", "setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo ready; exec sleep 1001"},
+		Dir:  f.work, StdoutPipe: true, Marker: marker,
 		Env: []string{"PATH=" + os.Getenv("PATH")},
 	})
 	if err != nil {
