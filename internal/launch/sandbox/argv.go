@@ -8,14 +8,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/launch"
 )
 
 // argv is s's command behind bwrap, and the environment bwrap gets: the
 // box's. bwrap passes its own environment on, so nothing of it shows in
-// bwrap's command line, which every local user can read; Local adds the
-// worker's marker, which --unsetenv keeps out of the box.
+// bwrap's command line, which every local user can read.
 func (b *Box) argv(s launch.Spec) (argv, env []string, err error) {
 	env = b.env(s)
 	prog, err := b.program(s.Argv[0], lookup(env, "PATH"))
@@ -33,7 +31,7 @@ func (b *Box) argv(s launch.Spec) (argv, env []string, err error) {
 		// shell needs it as its controlling terminal for job control.
 		args = append(args, "--new-session")
 	}
-	args = append(args, "--cap-drop", "ALL", "--unsetenv", childproc.MarkerVar)
+	args = append(args, "--cap-drop", "ALL")
 	args = append(args, b.plan.sys...)
 	if dir := filepath.Dir(prog); !b.shows(dir) {
 		args = append(args, "--ro-bind", dir, dir)
@@ -42,6 +40,9 @@ func (b *Box) argv(s launch.Spec) (argv, env []string, err error) {
 	if b.runDir != "" {
 		args = append(args, "--ro-bind", b.runDir, boxRun)
 	}
+	// The box's root holds the skeleton of the paths bound (the parents of
+	// a work tree): read-only, like everything not bound writable.
+	args = append(args, "--remount-ro", "/")
 	dir := s.Dir
 	if dir == "" {
 		dir = b.o.Home

@@ -13,8 +13,10 @@
 // directory, its variables, its API) is given in Options.
 //
 // Processes: bwrap is the child the handle tracks (it leads the process
-// group, carries the worker's marker, and its descendants are the box's
-// processes, seen by their host pids). With --die-with-parent the whole
+// group, and its descendants are the box's processes, seen by their host
+// pids). No process of a box carries the worker's marker (AGENTDESK_WORKER):
+// the box's init is a fork of bwrap whose environment the box can read, and
+// no AGENTDESK_* variable may be seen inside. With --die-with-parent the whole
 // box dies when bwrap or its parent (agentdesk) dies, whatever signal
 // ended them; --unshare-pid makes a process in the box unable to leave
 // it.
@@ -143,6 +145,13 @@ func New(o Options) (*Box, error) {
 // View is what the box shows, as the API lists it.
 func (b *Box) View() View { return b.plan.view }
 
+// ViewOf is what a Box made with o would show, or why New would refuse
+// o; it starts nothing and creates nothing.
+func ViewOf(o Options) (View, error) {
+	p, err := makePlan(o)
+	return p.view, err
+}
+
 // Start runs s inside the box. The handle tracks bwrap; Program finds the
 // program once bwrap started it.
 func (b *Box) Start(ctx context.Context, s launch.Spec) (*launch.Process, error) {
@@ -161,6 +170,11 @@ func (b *Box) Start(ctx context.Context, s launch.Spec) (*launch.Process, error)
 	}
 	s.Argv, s.Env = argv, env
 	s.Dir = "" // bwrap --chdir sets it inside
+	// No marker, not even on bwrap: the box's init is a fork of bwrap, and
+	// every process in the box may read its environment. The box needs
+	// none: nothing leaves its PID namespace, so every process of it is
+	// found below bwrap by the parent chain, and all die with bwrap.
+	s.Marker = ""
 	p, err := launch.Local{}.Start(ctx, s)
 	if err != nil {
 		return nil, err

@@ -150,7 +150,9 @@ func TestBoxEnv(t *testing.T) {
 	o := f.options(tl, sandbox.Workspace)
 	o.Pass, o.Set = []string{"AGENT_*"}, []string{"IS_SANDBOX=1"}
 	b := newBox(t, o)
-	out := run(t, b, f.work, "env", "AGENT_KEY=abc", "OTHER=no")
+	// Every process of the box: the program, and the box's init (bwrap's
+	// fork, whose environment bwrap started with).
+	out := run(t, b, f.work, `env; for e in /proc/[0-9]*/environ; do tr '\0' '\n' < $e; done`, "AGENT_KEY=abc", "OTHER=no")
 	for _, bad := range []string{"AGENTDESK_", "tok-secret", "SECRET_CLOUD_KEY", "OTHER="} {
 		if strings.Contains(out, bad) {
 			t.Errorf("the box's environment holds %s:\n%s", bad, out)
