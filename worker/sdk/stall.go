@@ -81,11 +81,14 @@ func (r *Runtime) toolCPU() uint64 {
 	r.mu.Lock()
 	p := r.proc
 	r.mu.Unlock()
+	var root childproc.Ident
 	skip := 0
 	if p != nil {
-		skip = p.Ident().Pid
+		// In a sandbox the tools carry no marker: they are found below the
+		// process tracked, the CLI itself left out.
+		root, skip = p.Ident(), p.Program()
 	}
-	return childproc.CPUTicks(childproc.Exact(r.env.Marker), skip)
+	return childproc.FamilyCPUTicks(root, childproc.Exact(r.env.Marker), skip)
 }
 
 // noteOutput is called by the reader for every batch of CLI output: it
