@@ -75,8 +75,9 @@ func run(args []string) error {
 		Factories:  factories(),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
-		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others
+		Launcher:   launch.Local{}, // every child of a session that is not sandboxed runs here
 		Adoptable:  adopt.Check(wcfg),
+		Sandbox:    sandboxOptions(context.Background(), cfg.dataDir, wcfg, log),
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {

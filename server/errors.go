@@ -117,6 +117,9 @@ func codeStatus(code wire.Code) int {
 	if code == wire.CodeTooLarge {
 		return http.StatusRequestEntityTooLarge
 	}
+	if code == wire.CodeSandboxUnavailable {
+		return http.StatusConflict // the request is fine; this server lacks a package
+	}
 	return http.StatusBadRequest
 }
 

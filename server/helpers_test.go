@@ -67,6 +67,7 @@ type env struct {
 	ts      *httptest.Server
 	kinds   map[worker.Kind]worker.Factory
 	cfg     worker.Config
+	sandbox *worker.SandboxOptions
 	stopped bool
 }
 
@@ -86,7 +87,7 @@ func (e *env) start() {
 		t.Fatal(err)
 	}
 	e.store = store
-	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg, Adoptable: adopt.Check(e.cfg)})
+	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg, Adoptable: adopt.Check(e.cfg), Sandbox: e.sandbox})
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}

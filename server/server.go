@@ -132,6 +132,7 @@ func (s *Server) routes(o Options) {
 	sessionsAPI{o.Manager}.routes(api)
 	workersAPI{s}.routes(api)
 	capabilitiesAPI{s}.routes(api)
+	serverCapsAPI{o.Manager}.routes(api)
 	exportAPI{s}.routes(api)
 	adoptAPI{o.Adopt}.routes(api)
 	gitAPI{o.Git}.routes(api)

@@ -30,6 +30,9 @@ type CreateSessionRequest struct {
 	// the next message resumes it. Options.Adoptable checks that it
 	// exists.
 	ClaudeSessionID string `json:"claudeSessionId"`
+	// Sandbox is the session's sandbox level: "off" (the default),
+	// "workspace" or "workspace+net" (sandbox.go).
+	Sandbox string `json:"sandbox"`
 }
 
 const maxTitle = 200
@@ -82,6 +85,10 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err != nil {
 		return Session{}, err
 	}
+	level, err := m.checkSandbox(req.Sandbox)
+	if err != nil {
+		return Session{}, err
+	}
 	var wt *Worktree
 	var setup string
 	cwd := req.Cwd
@@ -100,7 +107,13 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		title = filepath.Base(cwd)
 	}
 	now := m.now()
-	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt}}
+	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt, Sandbox: level}}
+	if st.box = m.newSessionBox(st.s); st.box != nil && st.box.err != nil {
+		if wt != nil {
+			m.dropWorktree(ctx, wt)
+		}
+		return Session{}, st.box.err
+	}
 	if id := req.ClaudeSessionID; id != "" {
 		// An adopted conversation has begun: its agent workers resume it.
 		st.s.ClaudeSessionID, st.s.ClaudeSessionStarted = &id, true
@@ -225,6 +238,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 	if !ok {
 		return nil // deleted meanwhile, while its worktree went
 	}
+	defer m.removeBox(id, st.box)
 	fam := m.trees.family(wids...) // before anything is signalled
 	defer fam.Close()
 	stopErr := stopAll(ctx, rts, false)

@@ -10,6 +10,7 @@ import (
 type sessionState struct {
 	s         Session // Workers is filled only in snapshots
 	workers   []*workerState
+	box       *sessionBox // nil: not sandboxed
 	switching sessionLock // serialises Switch; never held with table.mu
 }
 
@@ -64,6 +65,10 @@ func (t *table) sessionsLocked() []Session {
 func (st *sessionState) snapshot() Session {
 	s := st.s
 	s.Branch = headBranch(s.Cwd)
+	if st.box != nil && st.box.err == nil {
+		v := st.box.view
+		s.SandboxView = &v
+	}
 	s.Workers = make([]Info, 0, len(st.workers))
 	for _, ws := range st.workers {
 		s.Workers = append(s.Workers, ws.view())
@@ -118,7 +123,7 @@ func (t *table) putWorker(i Info) error {
 }
 
 func (t *table) putSession(s Session) error {
-	s.Workers = nil
+	s.Workers, s.SandboxView = nil, nil
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("encode session: %w", err)

@@ -117,6 +117,13 @@ type Session struct {
 	// Archived: the session's worktree was removed and its workers
 	// stopped; it stays readable (ArchiveSession).
 	Archived bool `json:"archived"`
+	// Sandbox is the session's sandbox level, chosen at creation: "off",
+	// "workspace" or "workspace+net" (sandbox.go). Every process of a
+	// sandboxed session's workers runs in its box.
+	Sandbox string `json:"sandbox"`
+	// SandboxView is what the box shows, nil when off. Worked out when the
+	// session is created or loaded, never stored.
+	SandboxView *SandboxView `json:"sandboxView"`
 }
 
 // Config holds the server-wide settings workers need.

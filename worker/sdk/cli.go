@@ -108,6 +108,7 @@ func (r *Runtime) start(resume bool) (*claude.Process, error) {
 		Model:          set.Model,
 		PermissionMode: set.PermissionMode,
 		AllowedTools:   tools,
+		AllowBypass:    r.env.Session.Sandboxed(),
 	}
 	p, err := claude.StartWith(r.ctx, r.env.Launcher, opts)
 	if err != nil {
