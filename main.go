@@ -68,6 +68,7 @@ func run(args []string) error {
 	}
 
 	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter}
+	boxes := sandboxOptions(context.Background(), cfg.dataDir, wcfg, log)
 	mgr := worker.NewManager(worker.Options{
 		Store:      store,
 		Config:     wcfg,
@@ -77,7 +78,7 @@ func run(args []string) error {
 		KillGroup:  pty.KillSession,
 		Launcher:   launch.Local{}, // every child of a session that is not sandboxed runs here
 		Adoptable:  adopt.Check(wcfg),
-		Sandbox:    sandboxOptions(context.Background(), cfg.dataDir, wcfg, log),
+		Sandbox:    boxes,
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {
@@ -98,6 +99,7 @@ func run(args []string) error {
 	o := dom.options()
 	o.Token, o.Frontend, o.AllowedOrigins, o.PublicURL, o.Loopback, o.Log = token, frontendFS(), cfg.allowedOrigins, cfg.publicURL, loopback, log
 	o.Limits = server.Limits{MaxUnauthConns: unauthConnCap()}
+	o.SandboxLevels = boxes.Levels()
 	srv, err := server.New(o)
 	if err != nil {
 		l.Close()

@@ -31,4 +31,3 @@ func sandboxOptions(ctx context.Context, dataDir string, wcfg worker.Config, log
 		Agents: []worker.AgentBox{agentbox.Claude(wcfg)},
 	}
 }
-

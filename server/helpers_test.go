@@ -113,7 +113,7 @@ func (e *env) options() Options {
 		Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend,
 		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
 		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr), Attention: e.att, Push: e.push,
-		Adopt: adopt.New(e.mgr), Files: worker.NewFileList(e.mgr),
+		Adopt: adopt.New(e.mgr), Files: worker.NewFileList(e.mgr), SandboxLevels: e.sandbox.Levels(),
 	}
 }
 

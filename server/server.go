@@ -62,6 +62,9 @@ type Options struct {
 	Adopt     *adopt.Service
 	Search    *find.Finder    // nil: GET /api/search answers 503
 	Push      *notify.Service // nil: push is off
+	// SandboxLevels are the sandbox levels and whether each runs here, as
+	// found at start-up (GET /api/capabilities); nil: off only.
+	SandboxLevels []worker.SandboxLevel
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -132,7 +135,7 @@ func (s *Server) routes(o Options) {
 	sessionsAPI{o.Manager}.routes(api)
 	workersAPI{s}.routes(api)
 	capabilitiesAPI{s}.routes(api)
-	serverCapsAPI{o.Manager}.routes(api)
+	serverCapsAPI{o.SandboxLevels}.routes(api)
 	exportAPI{s}.routes(api)
 	adoptAPI{o.Adopt}.routes(api)
 	gitAPI{o.Git}.routes(api)

@@ -11,7 +11,7 @@ import (
 // serverCapsAPI serves what this server can do beyond API.md
 // (docs/api-extensions.md, "Capabilities"): today, which sandbox levels a
 // new session may ask for.
-type serverCapsAPI struct{ mgr *worker.Manager }
+type serverCapsAPI struct{ levels []worker.SandboxLevel }
 
 func (a serverCapsAPI) routes(api *echo.Group) {
 	api.GET("/capabilities", a.get)
@@ -26,5 +26,9 @@ type sandboxCaps struct {
 }
 
 func (a serverCapsAPI) get(c echo.Context) error {
-	return c.JSON(http.StatusOK, capabilities{Sandbox: sandboxCaps{Levels: a.mgr.SandboxLevels()}})
+	levels := a.levels
+	if levels == nil {
+		levels = (*worker.SandboxOptions)(nil).Levels() // off only
+	}
+	return c.JSON(http.StatusOK, capabilities{Sandbox: sandboxCaps{Levels: levels}})
 }

@@ -42,7 +42,7 @@ type Manager struct {
 	launcher   launch.Launcher
 	trees      *trees // the descendants of the workers' processes, recorded
 	adoptable  func(cwd, id string) error
-	sandbox    *SandboxOptions // nil: no sandboxed session can run
+	boxes      boxes // the sandboxed sessions' boxes
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
 	run string
@@ -103,7 +103,7 @@ func NewManager(o Options) *Manager {
 		factories:  o.Factories,
 		validators: o.Validators,
 		adoptable:  o.Adoptable,
-		sandbox:    o.Sandbox,
+		boxes:      boxes{o: o.Sandbox, cfg: o.Config, local: launcher, log: log},
 		run:        childproc.NewRun(),
 	}
 }
@@ -143,7 +143,7 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 	if st.s.Sandbox == "" {
 		st.s.Sandbox = SandboxOff // stored before sessions had the option
 	}
-	st.box = m.newSessionBox(st.s)
+	st.box = m.boxes.forSession(st.s)
 	if st.box != nil && st.box.err != nil {
 		m.log.Error("sandboxed session: its workers cannot start", "session", st.s.ID, "err", st.box.err)
 	}
@@ -198,7 +198,11 @@ func (m *Manager) Close(ctx context.Context) error {
 	defer fam.Close()
 	errs := stopAll(ctx, rts, true)
 	m.endMarked(ctx, childproc.Runs(m.run), fam)
-	m.closeBoxes()
+	m.mu.RLock()
+	for _, st := range m.sessions {
+		st.box.close()
+	}
+	m.mu.RUnlock()
 	m.trees.close()
 	if err := m.store.DeleteRun(m.run); err != nil {
 		m.log.Error("forget run", "err", err)

@@ -19,17 +19,25 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 		m.failBuild(info, msg)
 		return fmt.Errorf("%s: %w", msg, ErrUnsupported)
 	}
-	if sess.Sandboxed() {
+	m.mu.RLock()
+	var sb *sessionBox
+	if st := m.sessions[sess.ID]; st != nil {
+		sb = st.box
+	}
+	m.mu.RUnlock()
+	if sb != nil {
 		// Opened now, so that the agents' config directories are ready for
 		// the factory (an adopted conversation to import). A restored
 		// worker still shows its history when it cannot: its processes
 		// fail to start instead.
-		if _, err := m.openBox(sess); err != nil && !restored {
+		if _, err := m.boxes.open(sb, sess); err != nil && !restored {
 			m.failBuild(info, err.Error())
 			return err
 		}
 	}
-	rt, err := f(context.WithoutCancel(ctx), m.env(sess, info, restored, gen))
+	env := m.env(sess, info, restored, gen)
+	env.Config, env.Launcher = m.boxes.config(sess), m.boxes.launcher(sess, sb)
+	rt, err := f(context.WithoutCancel(ctx), env)
 	if err != nil {
 		m.failBuild(info, err.Error())
 		return err
@@ -59,11 +67,11 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 	sid, wid := info.SessionID, info.ID
 	kind := origin{by: byKind, gen: gen}
 	return Env{
-		Info: info, Session: sess, Store: m.store, Config: m.sessionConfig(sess),
+		Info: info, Session: sess, Store: m.store, Config: m.cfg,
 		Log:      m.log.With("worker", wid, "kind", info.Kind),
 		Restored: restored,
 		Marker:   m.marker(wid),
-		Launcher: m.launcherFor(sess),
+		Launcher: m.launcher,
 		trees:    m.trees,
 		Report:   reporter{m: m, sid: sid, wid: wid, from: kind},
 		SetClaudeSession: func(id string) {

@@ -85,7 +85,7 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err != nil {
 		return Session{}, err
 	}
-	level, err := m.checkSandbox(req.Sandbox)
+	level, err := m.boxes.o.check(req.Sandbox)
 	if err != nil {
 		return Session{}, err
 	}
@@ -108,9 +108,9 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	}
 	now := m.now()
 	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt, Sandbox: level}}
-	if st.box = m.newSessionBox(st.s); st.box != nil && st.box.err != nil {
+	if st.box = m.boxes.forSession(st.s); st.box != nil && st.box.err != nil {
 		if wt != nil {
-			m.dropWorktree(ctx, wt)
+			dropWorktree(ctx, m.log, wt)
 		}
 		return Session{}, st.box.err
 	}
@@ -238,7 +238,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 	if !ok {
 		return nil // deleted meanwhile, while its worktree went
 	}
-	defer m.removeBox(id, st.box)
+	defer m.boxes.remove(id, st.box)
 	fam := m.trees.family(wids...) // before anything is signalled
 	defer fam.Close()
 	stopErr := stopAll(ctx, rts, false)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 
 	"github.com/agentdesk/agentdesk/internal/gitrepo"
@@ -66,12 +67,12 @@ func removeWorktree(ctx context.Context, wt *Worktree, force bool) error {
 
 // dropWorktree removes a worktree just made for a session that was then
 // refused, with its branch, which holds nothing yet.
-func (m *Manager) dropWorktree(ctx context.Context, wt *Worktree) {
+func dropWorktree(ctx context.Context, log *slog.Logger, wt *Worktree) {
 	if err := gitrepo.RemoveWorktree(ctx, wt.Path, true); err != nil {
-		m.log.Error("remove the worktree of a refused session", "path", wt.Path, "err", err)
+		log.Error("remove the worktree of a refused session", "path", wt.Path, "err", err)
 		return
 	}
 	if _, err := gitrepo.Git(ctx, wt.Repo, "branch", "-D", wt.Branch); err != nil {
-		m.log.Error("remove the branch of a refused session", "branch", wt.Branch, "err", err)
+		log.Error("remove the branch of a refused session", "branch", wt.Branch, "err", err)
 	}
 }
