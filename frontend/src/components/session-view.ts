@@ -7,6 +7,7 @@ import { createPane, type Pane } from '../panes/registry';
 import type { Store } from '../store';
 import type { Session, Worker, WorkerKind } from '../types';
 import { askConfirm } from './dialog';
+import { SandboxBadge } from './sandbox-badge';
 import { sessionBranch, sessionLabel } from './session-row';
 import { SwitchControl } from './switch-control';
 import { WorkerTabs } from './worker-tabs';
@@ -23,6 +24,7 @@ export class SessionView {
   private readonly title: HTMLElement;
   private readonly cwd: HTMLElement;
   private readonly branch: HTMLElement;
+  private readonly sandbox = new SandboxBadge();
   private readonly tabs: WorkerTabs;
   private readonly switcher: SwitchControl;
   private readonly error: HTMLElement;
@@ -53,8 +55,8 @@ export class SessionView {
       h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a terminal).'));
     this.paneArea = h('div', { class: 'pane-area' }, this.empty);
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
-      h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
-      this.tabs.el, this.error, this.paneArea);
+      h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch, this.sandbox.badge), this.switcher.el),
+      this.sandbox.panel, this.tabs.el, this.error, this.paneArea);
     // A file link in a chat's tool card: show that file in the session's Diff tab.
     this.paneArea.addEventListener('agentdesk-open-file', (ev) => this.openFile((ev as CustomEvent<{ path: string }>).detail.path));
     this.update(session);
@@ -92,6 +94,7 @@ export class SessionView {
     setText(this.branch, branch ?? '');
     this.branch.title = branch === null ? '' : `Branch ${branch}`;
     this.branch.hidden = branch === null;
+    this.sandbox.update(session);
     // File links in tool cards work only with a Diff tab to open.
     this.paneArea.toggleAttribute('data-has-diff', session.workers.some((w) => w.kind === 'git-diff'));
     const ids = new Set(session.workers.map((w) => w.id));
