@@ -3,7 +3,8 @@
 // sandbox (and bypass permissions in it), the session header shows the badge,
 // its panel lists what the box shows, a chat turn runs in the box (its Bash
 // tool without asking) and a terminal command too, whose box has loopback only
-// and a private home. At 1280x800 and 390x844.
+// and a private home. At 1280x800 and 390x844. Bypass permissions asks first
+// outside a sandbox; in one it is offered, and the running CLI takes it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -51,6 +52,53 @@ describe('sandboxed sessions in a browser', { timeout: 600_000, skip: haveSandbo
       await api?.stop();
       if (tmp) await rm(tmp, { recursive: true, force: true });
     }
+  });
+
+  /** POST /api/sessions as the test, not the page. */
+  async function createSession(body) {
+    const res = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    return res.json();
+  }
+
+  test('bypass permissions: asked first outside a sandbox, offered in one (and the live CLI takes it)', async () => {
+    const page = await newPage(browser, desktop);
+    const pane = () => page.locator('.pane-chat:not([hidden])');
+    const waitMode = (name) => page.waitForFunction((n) => document.querySelector('.pane-chat:not([hidden]) .set-mode')?.textContent?.startsWith(n), name);
+    const pickMode = async (value) => {
+      await pane().locator('.set-mode').click();
+      await pane().locator(`.set-mode + .menu [data-value="${value}"]`).click();
+    };
+    await page.goto(`${server.url}/?token=${server.token}`);
+    await page.locator('.conn[data-state="open"]').waitFor();
+
+    const plain = await createSession({ cwd: await mkdtemp(path.join(tmp, 'plain-')), agent: 'sdk', title: 'plain' });
+    await page.goto(`${server.url}/s/${plain.id}`);
+    await pane().locator('.set-mode').waitFor();
+    await pickMode('bypassPermissions');
+    const dialog = page.locator('dialog[open]', { hasText: 'Bypass permissions outside a sandbox?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await waitMode('Ask before edits');
+    const w = await (await fetch(`${server.url}/api/sessions/${plain.id}`, { headers: { Authorization: `Bearer ${server.token}` } })).json();
+    assert.equal(w.workers[0].permissionMode ?? '', '', 'a cancelled bypass changes nothing');
+
+    const boxed = await createSession({ cwd: await mkdtemp(path.join(tmp, 'boxed-')), agent: 'sdk', title: 'boxed', sandbox: 'workspace' });
+    await page.goto(`${server.url}/s/${boxed.id}`);
+    await pane().locator('.chat-conn[data-state="open"]').waitFor();
+    await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .chat-send')?.textContent === 'Send');
+    await pane().locator('.chat-input').fill('warm up');
+    await pane().getByRole('button', { name: 'Send', exact: true }).click();
+    await pane().locator('.chat-text', { hasText: echoRe('warm up') }).waitFor();
+    // The CLI runs: the mode goes to it live, which it takes only because the box started it allowing bypass.
+    await pickMode('bypassPermissions');
+    await waitMode('Bypass permissions');
+    assert.equal(await page.locator('dialog[open]').count(), 0, 'no question in a sandbox');
+    assert.deepEqual(page.errors.filter((e) => !expectedNoise.some((re) => re.test(e))), [], 'no console errors');
+    await page.context().close();
   });
 
   for (const [name, size] of [['1280', desktop], ['390', phone]]) {
