@@ -14,7 +14,6 @@ import (
 	"github.com/agentdesk/agentdesk/worker/agentbox"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 	"github.com/agentdesk/agentdesk/worker/terminal"
 )
 
@@ -31,10 +30,11 @@ func boxEnv(t *testing.T, api *fakeapi.Server, stall time.Duration) (*env, strin
 		t.Skipf("!!! SKIPPING: the sandbox tests did NOT run: %v !!!", err)
 	}
 	userHome := t.TempDir()
+	cli := fakeapi.RequireClaude(t)
 	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New, worker.KindPTYAgent: ptyagent.New,
+		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(cli), worker.KindPTYAgent: ptyagent.New,
 			worker.KindTerminal: terminal.New, worker.KindGitDiff: gitdiff.New},
-		cfg: worker.Config{ClaudePath: fakeapi.RequireClaude(t), ChildEnv: api.ClaudeEnv(userHome), StallAfter: stall}}
+		cfg: worker.Config{ClaudePath: cli, ChildEnv: api.ClaudeEnv(userHome), StallAfter: stall}}
 	e.sandbox = &worker.SandboxOptions{Dir: filepath.Join(e.dir, "sandbox"), Tools: tools, Agents: []worker.AgentBox{agentbox.Claude(e.cfg)}}
 	e.start()
 	t.Cleanup(e.stop)

@@ -33,6 +33,9 @@ type CreateSessionRequest struct {
 	// Sandbox is the session's sandbox level: "off" (the default),
 	// "workspace" or "workspace+net" (sandbox.go).
 	Sandbox string `json:"sandbox"`
+	// AllowedTools and Limits are the agent worker's (WorkerRequest).
+	AllowedTools []string `json:"allowedTools"`
+	Limits
 }
 
 const maxTitle = 200
@@ -85,6 +88,15 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err != nil {
 		return Session{}, err
 	}
+	wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode, AllowedTools: req.AllowedTools, Limits: req.Limits}
+	if agent == "" && (len(req.AllowedTools) > 0 || !req.Limits.IsZero()) {
+		return Session{}, fieldErr("agent", "allowedTools and limits need an agent worker; leave agent out or set it to sdk")
+	}
+	if agent != "" {
+		if _, err := wr.info(); err != nil {
+			return Session{}, err // checked before anything is stored
+		}
+	}
 	level, err := m.boxes.o.check(req.Sandbox)
 	if err != nil {
 		return Session{}, err
@@ -123,7 +135,6 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	}
 
 	if agent != "" {
-		wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode}
 		if _, err := m.CreateWorker(ctx, st.s.ID, wr); err != nil {
 			m.log.Error("start agent worker", "session", st.s.ID, "err", err)
 		}

@@ -65,6 +65,7 @@ func (t *table) sessionsLocked() []Session {
 func (st *sessionState) snapshot() Session {
 	s := st.s
 	s.Branch = headBranch(s.Cwd)
+	s.MCPServers = maskedServers(s.MCPServers)
 	if st.box != nil && st.box.err == nil {
 		v := st.box.view
 		s.SandboxView = &v
@@ -107,6 +108,7 @@ func (i Info) clone() Info {
 		c.Current = &cur
 	}
 	c.AllowedTools = append([]string(nil), i.AllowedTools...)
+	c.Limits = i.Limits.clone()
 	c.Command = append([]string(nil), i.Command...)
 	return c
 }
