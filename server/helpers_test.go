@@ -119,7 +119,7 @@ func (e *env) options() Options {
 		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr), Attention: e.att, Push: e.push,
 		Adopt: adopt.New(e.mgr), Files: worker.NewFileList(e.mgr), Trees: worker.NewTrees(e.mgr), Tools: e.tools,
 		SandboxLevels: e.sandbox.Levels(),
-		MCP: worker.NewMCPServers(e.mgr),
+		MCP:           worker.NewMCPServers(e.mgr),
 	}
 }
 
