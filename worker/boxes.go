@@ -151,6 +151,11 @@ func (bs boxes) open(sb *sessionBox, s Session) (*sandbox.Box, error) {
 	case sb.box != nil:
 		return sb.box, nil
 	}
+	if err := bs.o.Tools.Check(sb.opts.Level); err != nil {
+		// A session stored by a server that could run its box: say what
+		// to install, and run nothing.
+		return nil, &CodeError{Code: wire.CodeSandboxUnavailable, Err: err}
+	}
 	if err := bs.prepare(s); err != nil {
 		return nil, err
 	}

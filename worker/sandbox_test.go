@@ -248,3 +248,65 @@ func boxGit(t *testing.T, dir string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestSandboxedSessionWithoutBwrap: a sandboxed session stored by a server
+// that had bwrap, loaded by one that has none, stays sandboxed: its
+// restored worker's launcher refuses to start anything (sandbox_unavailable)
+// instead of running it outside a box, and a new worker is refused.
+func TestSandboxedSessionWithoutBwrap(t *testing.T) {
+	tl := boxTools(t)
+	data, cwd := t.TempDir(), t.TempDir()
+	store := openStore(t)
+	k, p := &fakeKind{}, &prepared{}
+	kinds := map[worker.Kind]worker.Factory{worker.KindTerminal: k.factory}
+	m := boxManager(t, store, data, tl, kinds, p)
+	s, err := m.CreateSession(t.Context(), worker.CreateSessionRequest{Cwd: cwd, Agent: "none", Sandbox: "workspace"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateWorker(t.Context(), s.ID, worker.WorkerRequest{Kind: worker.KindTerminal}); err != nil {
+		t.Fatal(err)
+	}
+	before := len(k.envs)
+
+	none := sandbox.Probe(t.Context(), t.TempDir()) // a PATH without bwrap or socat
+	m2 := boxManager(t, store, data, none, kinds, p)
+	if got, err := m2.Session(s.ID); err != nil || got.Sandbox != "workspace" {
+		t.Fatalf("after the restart: %+v %v", got, err)
+	}
+	k.mu.Lock()
+	restored := len(k.envs) > before
+	k.mu.Unlock()
+	if restored {
+		env := k.last(t)
+		mark := filepath.Join(cwd, "ran-outside")
+		_, err := env.Launcher.Start(t.Context(), launch.Spec{Argv: []string{"/bin/sh", "-c", "touch " + mark}, Dir: cwd,
+			Env: []string{"PATH=" + os.Getenv("PATH")}})
+		var ce *worker.CodeError
+		if !errors.As(err, &ce) || ce.Code != wire.CodeSandboxUnavailable {
+			t.Errorf("the restored worker's launcher answered %v, want sandbox_unavailable", err)
+		}
+		if _, err := os.Stat(mark); err == nil {
+			t.Error("a process of the sandboxed session ran outside a box")
+		}
+	}
+	k.mu.Lock()
+	built := len(k.envs)
+	k.mu.Unlock()
+	w, err := m2.CreateWorker(t.Context(), s.ID, worker.WorkerRequest{Kind: worker.KindTerminal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := ""
+	if w.Error != nil {
+		msg = *w.Error
+	}
+	if w.Status != worker.StatusError || !strings.Contains(msg, "install the Debian package bubblewrap") {
+		t.Errorf("a new worker without bwrap: status %q, error %q; want one naming the package to install", w.Status, msg)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.envs) != built {
+		t.Error("a new worker's runtime was built without its box")
+	}
+}

@@ -5,8 +5,8 @@
 //
 //	agentdesk-load --url 'http://127.0.0.1:7878/?token=…' --scenario sdk-fanout --tabs 1,10,100
 //
-// Scenarios: sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt (see each
-// file; the last two in memory.go). The server
+// Scenarios: sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt, turn (see
+// each file; upload and adopt in memory.go). The server
 // must run with --claude pointing at internal/testkit/fakeclaude and, for sdk-fanout
 // and catchup, FAKECLAUDE_FLOOD=<n> in its environment (scripts/bench-load.sh
 // does both); for big, FAKECLAUDE_BIG=<n>x<bytes>.
@@ -48,6 +48,7 @@ type config struct {
 	uploadBytes            int
 	adoptLines, adoptBytes int
 	claudeConfig           string
+	sandbox                string // the sessions' sandbox level (pty, turn)
 }
 
 func main() {
@@ -70,6 +71,7 @@ func run(args []string) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	c := newClient(cfg.base, cfg.token)
+	c.sandbox = cfg.sandbox
 	switch cfg.scenario {
 	case "sdk-fanout":
 		return runFanout(ctx, c, cfg)
@@ -77,6 +79,8 @@ func run(args []string) error {
 		return runCatchup(ctx, c, cfg)
 	case "pty":
 		return runPTY(ctx, c, cfg)
+	case "turn":
+		return runTurn(ctx, c, cfg)
 	case "sessions":
 		return runSessions(ctx, c, cfg)
 	case "echo":
@@ -88,17 +92,17 @@ func run(args []string) error {
 	case "adopt":
 		return runAdopt(ctx, c, cfg)
 	}
-	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt)", cfg.scenario)
+	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt, turn)", cfg.scenario)
 }
 
 func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("agentdesk-load", flag.ContinueOnError)
 	rawURL := fs.String("url", "", "agentdesk start-up URL, with ?token=")
-	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big | upload | adopt")
+	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big | upload | adopt | turn")
 	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty; big uses the first)")
 	msgs := fs.String("messages", "10000,100000", "stored message counts (catchup)")
 	sess := fs.String("sessions", "10,100,1000", "cumulative session counts (sessions)")
-	repeat := fs.Int("repeat", 5, "repetitions per size (catchup); the median is reported")
+	repeat := fs.Int("repeat", 5, "repetitions per size (catchup), sessions (turn); the median is reported")
 	pid := fs.Int("pid", 0, "agentdesk's pid, to read its RSS from /proc")
 	ptyBytes := fs.Int("pty-bytes", 100_000_000, "bytes the terminal prints (pty)")
 	dur := fs.Duration("duration", 10*time.Minute, "cap on the whole run")
@@ -109,12 +113,13 @@ func parseFlags(args []string) (config, error) {
 	adoptLines := fs.Int("adopt-lines", 4, "lines of the adopted session file (adopt)")
 	adoptBytes := fs.Int("adopt-bytes", 30_000_000, "bytes of text per line (adopt)")
 	claudeConfig := fs.String("claude-config", "", "the server's claude config directory, where adopt writes its session file")
+	box := fs.String("sandbox", "", "the sessions' sandbox level: off, workspace or workspace+net (pty: terminal throughput inside a box)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
 		terminals: max(*terminals, 0), parallel: max(*parallel, 1), keep: *keep,
-		uploadBytes: *uploadBytes, adoptLines: *adoptLines, adoptBytes: *adoptBytes, claudeConfig: *claudeConfig}
+		uploadBytes: *uploadBytes, adoptLines: *adoptLines, adoptBytes: *adoptBytes, claudeConfig: *claudeConfig, sandbox: *box}
 	var err error
 	if cfg.base, cfg.token, err = parseURL(*rawURL); err != nil {
 		return config{}, err

@@ -3,6 +3,7 @@ package childproc_test
 import (
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +18,9 @@ func TestFamilyCPUTicks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The loop is the shell's child: killing the shell (child's clean-up)
+	// would leave it spinning.
+	t.Cleanup(func() { _ = syscall.Kill(busy, syscall.SIGKILL) })
 	root := childproc.Identify(cmd.Process.Pid, "")
 	none := childproc.Exact("no-such-marker")
 	deadline := time.Now().Add(waitFor)
