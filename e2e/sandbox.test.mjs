@@ -164,9 +164,9 @@ describe('sandboxed sessions in a browser', { timeout: 600_000, skip: haveSandbo
       await send.click();
       await chat().locator('.chat-text', { hasText: echoRe('hello box') }).waitFor();
 
-      // A terminal in the same box: loopback only, a home of its own.
+      // A shell in the same box: loopback only, a home of its own.
       await page.getByRole('button', { name: 'Add worker' }).click();
-      await page.getByRole('menuitem', { name: 'Terminal', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'Shell', exact: true }).click();
       await page.locator('.pane-terminal:not([hidden]) .term-status[data-state="open"]').waitFor();
       await page.locator('.pane-terminal:not([hidden]) .xterm').click();
       await page.keyboard.type(`echo "net=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ,)"; case "$HOME" in ${server.dataDir}/*) echo home=private;; *) echo home=other;; esac`);

@@ -22,6 +22,8 @@ export class SandboxField {
   private readonly hint: HTMLElement;
   private loaded = false;
   /** Why levels cannot run here (what to install), shown while off is chosen. */
+  private unavailable = '';
+
   constructor(private readonly api: Api) {
     this.select = h('select', { id: 'ns-sandbox', name: 'sandbox', 'aria-describedby': 'ns-sandbox-hint' },
       ...(Object.keys(labels) as SandboxLevelName[]).map((l) => h('option', { value: l, selected: l === 'off' }, labels[l])));
@@ -71,8 +73,6 @@ export class SandboxField {
     this.unavailable = [...new Set(missing)].join(' ');
     this.render();
   }
-
-  private unavailable = '';
 
   private render(): void {
     const boxed = this.select.value !== 'off';

@@ -57,7 +57,9 @@ export class SessionView {
       h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a shell).'));
     this.paneArea = h('div', { class: 'pane-area' }, this.empty);
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
-      h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch, this.sandbox.badge), this.switcher.el),
+      // The badge beside the title, not in the meta row a phone hides: whether
+      // the agent runs in a box is always in sight.
+      h('div', { class: 'session-head' }, this.title, this.sandbox.badge, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
       this.sandbox.panel, this.tabs.el, this.error, this.paneArea);
     // A file link in a tool card or the diff: show that file in the session's Files tab.
     this.paneArea.addEventListener('agentdesk-open-file', (ev) => void this.openFile((ev as CustomEvent<{ path: string }>).detail.path));
