@@ -113,8 +113,8 @@ func TestRealSandboxSwitch(t *testing.T) {
 
 // TestRealSandboxWatchdog: in a box (where the CLI's tools carry no
 // marker) a tool that works without printing keeps the turn from
-// stalling; a silent one stalls it. The git-diff worker, outside the box,
-// sees what the tool wrote.
+// stalling; a silent one stalls it. The git-diff worker and the Files
+// tab, outside the box, see what the tool wrote.
 func TestRealSandboxWatchdog(t *testing.T) {
 	api := fakeapi.New(t)
 	e, _ := boxEnv(t, api, time.Second)
@@ -150,6 +150,10 @@ func TestRealSandboxWatchdog(t *testing.T) {
 	}
 	if len(diff.Files) != 1 || diff.Files[0].Path != "busy.txt" {
 		t.Errorf("the git-diff worker shows %+v, want busy.txt", diff.Files)
+	}
+	// The Files tab, also outside the box, reads it.
+	if r := e.do("GET", "/api/sessions/"+s.ID+"/fs/file?path=busy.txt", nil); r.status != 200 || string(r.body) != "done\n" {
+		t.Errorf("the Files tab reads busy.txt as %d %q", r.status, r.body)
 	}
 	// A tool that only waits: the turn stalls.
 	if a := e.do("POST", "/api/sessions/"+s.ID+"/workers/"+chat.ID+"/input", map[string]string{"content": "bash: tail -f /dev/null"}); a.status != 202 {
