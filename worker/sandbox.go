@@ -62,6 +62,16 @@ type AgentBox struct {
 // Sandboxed reports whether a session's processes run in a box.
 func (s Session) Sandboxed() bool { return s.Sandbox != "" && s.Sandbox != SandboxOff }
 
+// boxedLimits refuses what a sandboxed session's box cannot give its
+// agent: directories besides the session's (addDirs), which the box does
+// not show.
+func (s Session) boxedLimits(l Limits) error {
+	if s.Sandboxed() && len(l.AddDirs) > 0 {
+		return fieldErr("addDirs", "a sandboxed session's box shows only the session's folder; leave addDirs out, or create the session without a sandbox")
+	}
+	return nil
+}
+
 // SandboxLevel is one sandbox level and whether this server runs it.
 type SandboxLevel struct {
 	Level     string `json:"level"`

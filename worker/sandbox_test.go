@@ -310,3 +310,48 @@ func TestSandboxedSessionWithoutBwrap(t *testing.T) {
 		t.Error("a new worker's runtime was built without its box")
 	}
 }
+
+// TestSandboxNoAddDirs: a sandboxed session's box shows only the
+// session's folder, so directories besides it (addDirs) are refused with a
+// clear error wherever they come (the session's agent, a new agent worker,
+// a PATCH), and nothing changes.
+func TestSandboxNoAddDirs(t *testing.T) {
+	tl := boxTools(t)
+	extra := t.TempDir()
+	k, p := &fakeKind{}, &prepared{}
+	m := boxManager(t, openStore(t), t.TempDir(), tl, map[worker.Kind]worker.Factory{worker.KindSDK: k.factory}, p)
+	refused := func(what string, err error) {
+		t.Helper()
+		var fe *worker.FieldError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "addDirs") || !strings.Contains(err.Error(), "sandbox") {
+			t.Errorf("%s: %v, want a field error on addDirs that names the sandbox", what, err)
+		}
+	}
+	_, err := m.CreateSession(t.Context(), worker.CreateSessionRequest{Cwd: t.TempDir(), Agent: "sdk", Sandbox: "workspace",
+		Limits: worker.Limits{AddDirs: []string{extra}}})
+	refused("a new session", err)
+	if len(m.Sessions()) != 0 {
+		t.Fatalf("a refused session was kept: %+v", m.Sessions())
+	}
+
+	s, err := m.CreateSession(t.Context(), worker.CreateSessionRequest{Cwd: t.TempDir(), Agent: "none", Sandbox: "workspace"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.CreateWorker(t.Context(), s.ID, worker.WorkerRequest{Kind: worker.KindSDK, Limits: worker.Limits{AddDirs: []string{extra}}})
+	refused("a new agent worker", err)
+	if got, _ := m.Session(s.ID); len(got.Workers) != 0 {
+		t.Fatalf("a refused worker was kept: %+v", got.Workers)
+	}
+
+	w, err := m.CreateWorker(t.Context(), s.ID, worker.WorkerRequest{Kind: worker.KindSDK})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{extra}
+	_, err = worker.NewAgentSettings(m).Update(t.Context(), s.ID, w.ID, worker.SettingsRequest{LimitsRequest: worker.LimitsRequest{AddDirs: &dirs}})
+	refused("a PATCH", err)
+	if got, _ := m.Worker(s.ID, w.ID); len(got.Limits.AddDirs) != 0 {
+		t.Errorf("the refused PATCH changed the worker: %+v", got.Limits)
+	}
+}

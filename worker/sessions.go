@@ -101,6 +101,9 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err != nil {
 		return Session{}, err
 	}
+	if err := (Session{Sandbox: level}).boxedLimits(req.Limits); err != nil {
+		return Session{}, err
+	}
 	var wt *Worktree
 	var setup string
 	cwd := req.Cwd
