@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/launch/sandbox"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/agentbox"
@@ -26,8 +27,29 @@ func sandboxOptions(ctx context.Context, dataDir string, wcfg worker.Config, log
 		log.Warn("sandboxed sessions are not available", "reason", err)
 	}
 	return &worker.SandboxOptions{
-		Dir:    filepath.Join(dataDir, "sandbox"),
-		Tools:  tools,
-		Agents: []worker.AgentBox{agentbox.Claude(wcfg)},
+		Dir:      filepath.Join(dataDir, "sandbox"),
+		Tools:    tools,
+		Agents:   []worker.AgentBox{agentbox.Claude(wcfg)},
+		ReadOnly: installDirs(wcfg.ClaudePath),
 	}
+}
+
+// installDirs is the directory of the claude CLI, as it will run (links
+// resolved): every box reads it. The box would bind it at each start
+// anyway; named here, the session's view lists it. Nothing when the CLI is
+// missing, or sits in the user's home itself (a box never shows that: its
+// starts fail, saying so).
+func installDirs(claudePath string) []string {
+	p, err := claude.Resolve(claudePath)
+	if err != nil {
+		return nil
+	}
+	if p, err = filepath.EvalSymlinks(p); err != nil {
+		return nil
+	}
+	dir := filepath.Dir(p)
+	if home, err := os.UserHomeDir(); err == nil && dir == filepath.Clean(home) {
+		return nil
+	}
+	return []string{dir}
 }
