@@ -117,7 +117,9 @@ func TestRealSandboxSwitch(t *testing.T) {
 // tab, outside the box, see what the tool wrote.
 func TestRealSandboxWatchdog(t *testing.T) {
 	api := fakeapi.New(t)
-	e, _ := boxEnv(t, api, time.Second)
+	// Three seconds: a tool at nice 10 on a loaded 2-core machine still
+	// gets a clock tick of CPU in that long (at one second it sometimes did not).
+	e, _ := boxEnv(t, api, 3*time.Second)
 	repo := gitRepo(t)
 	var s worker.Session
 	e.do("POST", "/api/sessions", map[string]string{"cwd": repo, "agent": "sdk", "sandbox": "workspace", "permissionMode": "bypassPermissions"}).json(t, &s)
@@ -125,8 +127,8 @@ func TestRealSandboxWatchdog(t *testing.T) {
 	tab := e.dial("/ws/sessions/" + s.ID + "/workers/" + chat.ID)
 	defer tab.CloseNow()
 	readJSON(t, tab, "history-end")
-	// Four seconds of CPU and no output, then a file: never a stall.
-	busy := `bash: timeout 4 sh -c 'while :; do :; done'; echo done > busy.txt`
+	// Eight seconds of CPU and no output, then a file: never a stall.
+	busy := `bash: timeout 8 sh -c 'while :; do :; done'; echo done > busy.txt`
 	if a := e.do("POST", "/api/sessions/"+s.ID+"/workers/"+chat.ID+"/input", map[string]string{"content": busy}); a.status != 202 {
 		t.Fatalf("input: %d %s", a.status, a.body)
 	}
