@@ -74,6 +74,13 @@ type Options struct {
 	// that asks nothing (bypassPermissions) later on. Set only for a
 	// session whose every process runs in a sandbox.
 	AllowBypass bool
+	// Tools, when Registry is set, are tools from outside the agent that
+	// it may call (tools.go).
+	Tools Tools
+	// Limits bound this process and add to its system prompt.
+	Limits Limits
+	// MCPServers are the MCP servers the agent runs besides Tools.
+	MCPServers []MCPServer
 	// Log receives the driver's warnings about the agent's output (a line
 	// it cannot read, a request it does not know); nil discards them.
 	Log *slog.Logger

@@ -182,7 +182,7 @@ func TestCrashedCLIResumes(t *testing.T) {
 	a := attach(t, h.rt, "")
 	send(t, h, "hello")
 	a.until(isResult)
-	_, pid := h.rt.slot.tracked()
+	pid := h.rt.slot.pid()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

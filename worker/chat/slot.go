@@ -58,6 +58,12 @@ func (s *slot) current() agent.Conn {
 	return s.conn
 }
 
+// pid is the running agent's tracked pid, 0 when none runs.
+func (s *slot) pid() int {
+	id, _ := s.tracked()
+	return id.Pid
+}
+
 // tracked is the running agent's tracked process (the agent, or the
 // sandbox that runs it) and the pid of the agent's own program; zero when
 // none runs.
@@ -98,6 +104,10 @@ func (s *slot) ensure() (agent.Conn, error) {
 		return nil, errSendCancelled // no agent to start for a cancelled message
 	}
 	p, err := s.start(resume)
+	var be *budgetError
+	if errors.As(err, &be) {
+		return nil, err // no failure: the sender stores the limit reached
+	}
 	if err != nil {
 		if s.isClosed() {
 			return nil, errStopped
@@ -127,7 +137,11 @@ func (s *slot) ensure() (agent.Conn, error) {
 // start has the driver run the agent and waits until it is ready. A Stop
 // or a Cancel meanwhile aborts the start (abort).
 func (s *slot) start(resume bool) (agent.Conn, error) {
-	set, tools := s.prefs.startFlags()
+	set, allowed := s.prefs.startFlags()
+	limits, tools, servers, err := startLimits(s.prefs, s.env)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(s.ctx, startTimeout)
 	defer cancel()
 	s.mu.Lock()
@@ -146,7 +160,10 @@ func (s *slot) start(resume bool) (agent.Conn, error) {
 		Marker:       s.env.Marker,
 		Launcher:     l,
 		Settings:     agent.Settings{Model: set.Model, PermissionMode: set.PermissionMode},
-		AllowedTools: tools,
+		AllowedTools: allowed,
+		Tools:        tools,
+		Limits:       limits,
+		MCPServers:   servers,
 		AllowBypass:  s.env.Session.Sandboxed(),
 		Log:          s.log,
 	})
