@@ -72,6 +72,7 @@ func run(args []string) error {
 	// agents call it. Its sessions and push sender come with the domain.
 	bridge := tools.New(tools.Options{Log: log})
 	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter, Tools: bridge.Registry()}
+	boxes := sandboxOptions(context.Background(), cfg.dataDir, wcfg, log)
 	mgr := worker.NewManager(worker.Options{
 		Store:      store,
 		Config:     wcfg,
@@ -79,8 +80,9 @@ func run(args []string) error {
 		Factories:  factories(cfg.claude),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
-		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others
+		Launcher:   launch.Local{}, // every child of a session that is not sandboxed runs here
 		Adoptable:  adopt.Check(wcfg),
+		Sandbox:    boxes,
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {
@@ -101,6 +103,7 @@ func run(args []string) error {
 	o := dom.options()
 	o.Token, o.Frontend, o.AllowedOrigins, o.PublicURL, o.Loopback, o.Log = token, frontendFS(), cfg.allowedOrigins, cfg.publicURL, loopback, log
 	o.Limits = server.Limits{MaxUnauthConns: unauthConnCap()}
+	o.SandboxLevels = boxes.Levels()
 	srv, err := server.New(o)
 	if err != nil {
 		l.Close()

@@ -30,6 +30,9 @@ type CreateSessionRequest struct {
 	// the next message resumes it. Options.Adoptable checks that it
 	// exists.
 	ClaudeSessionID string `json:"claudeSessionId"`
+	// Sandbox is the session's sandbox level: "off" (the default),
+	// "workspace" or "workspace+net" (sandbox.go).
+	Sandbox string `json:"sandbox"`
 	// AllowedTools and Limits are the agent worker's (WorkerRequest).
 	AllowedTools []string `json:"allowedTools"`
 	Limits
@@ -94,6 +97,13 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 			return Session{}, err // checked before anything is stored
 		}
 	}
+	level, err := m.boxes.o.check(req.Sandbox)
+	if err != nil {
+		return Session{}, err
+	}
+	if err := (Session{Sandbox: level}).boxedLimits(req.Limits); err != nil {
+		return Session{}, err
+	}
 	var wt *Worktree
 	var setup string
 	cwd := req.Cwd
@@ -112,7 +122,13 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		title = filepath.Base(cwd)
 	}
 	now := m.now()
-	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt}}
+	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt, Sandbox: level}}
+	if st.box = m.boxes.forSession(st.s); st.box != nil && st.box.err != nil {
+		if wt != nil {
+			dropWorktree(ctx, m.log, wt)
+		}
+		return Session{}, st.box.err
+	}
 	if id := req.ClaudeSessionID; id != "" {
 		// An adopted conversation has begun: its agent workers resume it.
 		st.s.ClaudeSessionID, st.s.ClaudeSessionStarted = &id, true
@@ -236,6 +252,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 	if !ok {
 		return nil // deleted meanwhile, while its worktree went
 	}
+	defer m.boxes.remove(id, st.box)
 	fam := m.trees.family(wids...) // before anything is signalled
 	defer fam.Close()
 	stopErr := stopAll(ctx, rts, false)

@@ -89,6 +89,13 @@ func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req Setting
 	if err != nil {
 		return Info{}, err
 	}
+	sess, err := a.m.Session(sid)
+	if err != nil {
+		return Info{}, err
+	}
+	if err := sess.boxedLimits(limits); err != nil {
+		return Info{}, err
+	}
 	cur := Settings{Model: info.Model, PermissionMode: info.PermissionMode}
 	next := cur
 	if req.Model != nil {

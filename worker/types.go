@@ -128,6 +128,13 @@ type Session struct {
 	// MCPServers are the MCP servers the session's agent runs
 	// (mcpservers.go); the API shows their secrets masked.
 	MCPServers []MCPServer `json:"mcpServers"`
+	// Sandbox is the session's sandbox level, chosen at creation: "off",
+	// "workspace" or "workspace+net" (sandbox.go). Every process of a
+	// sandboxed session's workers runs in its box.
+	Sandbox string `json:"sandbox"`
+	// SandboxView is what the box shows, nil when off. Worked out when the
+	// session is created or loaded, never stored.
+	SandboxView *SandboxView `json:"sandboxView"`
 }
 
 // Config holds the server-wide settings workers need.

@@ -165,6 +165,10 @@ func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 		m.mu.RUnlock()
 		return nil, Session{}, fmt.Errorf("session %s is archived: it takes no new worker: %w", info.SessionID, ErrConflict)
 	}
+	if err := st.s.boxedLimits(info.Limits); err != nil {
+		m.mu.RUnlock()
+		return nil, Session{}, err
+	}
 	if info.Kind.IsAgent() {
 		if busy := m.drivingAgentLocked(st); busy != nil {
 			m.mu.RUnlock()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -57,12 +58,25 @@ func (s *slot) current() agent.Conn {
 	return s.conn
 }
 
-// pid is the running agent's pid, 0 when none runs.
+// pid is the running agent's tracked pid, 0 when none runs.
 func (s *slot) pid() int {
-	if p := s.current(); p != nil {
-		return p.Ident().Pid
+	id, _ := s.tracked()
+	return id.Pid
+}
+
+// tracked is the running agent's tracked process (the agent, or the
+// sandbox that runs it) and the pid of the agent's own program; zero when
+// none runs.
+func (s *slot) tracked() (childproc.Ident, int) {
+	p := s.current()
+	if p == nil {
+		return childproc.Ident{}, 0
 	}
-	return 0
+	id := p.Ident()
+	if w, ok := p.(agent.Wrapped); ok {
+		return id, w.Program()
+	}
+	return id, id.Pid
 }
 
 func (s *slot) isClosed() bool {
@@ -150,6 +164,7 @@ func (s *slot) start(resume bool) (agent.Conn, error) {
 		Tools:        tools,
 		Limits:       limits,
 		MCPServers:   servers,
+		AllowBypass:  s.env.Session.Sandboxed(),
 		Log:          s.log,
 	})
 	s.mu.Lock()

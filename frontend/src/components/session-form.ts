@@ -10,6 +10,7 @@ import { startableAgents } from '../kinds';
 import type { AgentKind, CreateSessionInput, Session } from '../types';
 import { OpenExisting } from './open-existing';
 import { RepoSettingsDialog } from './repo-settings';
+import { SandboxField } from './sandbox-field';
 
 /** Typing pause (ms) before asking whether the directory is a repository. */
 const inspectDelayMs = 300;
@@ -21,6 +22,7 @@ export class SessionForm {
   private readonly cwd: HTMLInputElement;
   private readonly title: HTMLInputElement;
   private readonly agent: HTMLSelectElement;
+  private readonly sandbox: SandboxField;
   private readonly worktreeBox: HTMLElement;
   private readonly worktree: HTMLInputElement;
   private readonly branchRow: HTMLElement;
@@ -48,6 +50,7 @@ export class SessionForm {
     this.worktreeBox = h('div', { class: 'ns-worktree', hidden: true },
       h('label', { class: 'check', for: 'ns-worktree' }, this.worktree, h('span', null, 'New git worktree (its own branch and folder)')),
       this.branchRow);
+    this.sandbox = new SandboxField(this.api);
     this.error = h('p', { class: 'form-error', role: 'alert', id: 'ns-error' });
     this.submit = h('button', { class: 'btn btn-primary', type: 'submit' }, 'Create');
     const cancel = h('button', { class: 'btn', type: 'button', onClick: () => this.close(true) }, 'Cancel');
@@ -57,6 +60,7 @@ export class SessionForm {
       this.worktreeBox,
       h('label', { for: 'ns-title' }, 'Title'), this.title,
       h('label', { for: 'ns-agent' }, 'Agent'), this.agent,
+      this.sandbox.el,
       this.error,
       h('div', { class: 'form-actions' }, this.submit, cancel, existing));
     this.el = h('div', { class: 'new-session' }, this.toggle, this.form);
@@ -67,6 +71,7 @@ export class SessionForm {
     this.form.hidden = false;
     this.toggle.setAttribute('aria-expanded', 'true');
     this.cwd.focus();
+    void this.sandbox.load();
   }
 
   close(focusToggle: boolean): void {
@@ -133,7 +138,7 @@ export class SessionForm {
 
   private input(cwd: string): CreateSessionInput {
     const title = this.title.value.trim();
-    const base: CreateSessionInput = { agent: this.agent.value as AgentKind, ...(title !== '' ? { title } : {}) };
+    const base: CreateSessionInput = { agent: this.agent.value as AgentKind, ...(title !== '' ? { title } : {}), ...this.sandbox.input() };
     if (!this.worktreeBox.hidden && this.worktree.checked) {
       return { ...base, repo: cwd, branch: this.branch.value.trim(), worktree: true };
     }
@@ -156,6 +161,7 @@ export class SessionForm {
     try {
       const s = await this.api.createSession(input);
       this.form.reset();
+      this.sandbox.reset();
       this.worktreeBox.hidden = true;
       this.branchRow.hidden = true;
       this.inspected = '';

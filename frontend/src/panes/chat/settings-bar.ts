@@ -12,6 +12,7 @@ import { announce } from '../../announce';
 import { MenuButton } from '../../components/menu-button';
 import type { PermissionRule, Session, Worker } from '../../types';
 import type { CliMessage } from './protocol';
+import { confirmBypass } from './bypass';
 import { setChip, shortModeNames } from './chip';
 import { modelLabel } from './local-command';
 import { ruleSpec } from './suggestions';
@@ -39,6 +40,8 @@ export class SettingsBar {
   private reportedMode: string | null = null;
   private reportedModel: string | null = null;
   private bypassChosen: boolean;
+  /** The session runs in a box: bypass is offered without a confirmation. */
+  private sandboxed = false;
   private busy = false;
   /** Alt+M presses that came while a change was on its way: each cycles once more after it. */
   private cyclesWaiting = 0;
@@ -66,6 +69,7 @@ export class SettingsBar {
     if (worker.permissionMode !== this.worker.permissionMode) this.reportedMode = null; // a new choice
     if (worker.model !== this.worker.model) this.reportedModel = null;
     if (worker.permissionMode === 'bypassPermissions') this.bypassChosen = true;
+    this.sandboxed = (session.sandbox ?? 'off') !== 'off';
     this.worker = worker;
     this.setRules(session.permissionRules ?? []);
     this.render();
@@ -91,13 +95,13 @@ export class SettingsBar {
     return this.reportedMode ?? (this.worker.permissionMode || this.worker.current?.permissionMode || 'default');
   }
 
-  /** Alt+M: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
+  /** Alt+M: default → acceptEdits → plan (→ bypassPermissions once chosen, or in a sandbox) → default. */
   cycleMode(): void {
     if (this.busy) {
       this.cyclesWaiting++;
       return;
     }
-    const order = ['default', 'acceptEdits', 'plan', ...(this.bypassChosen ? ['bypassPermissions'] : [])];
+    const order = ['default', 'acceptEdits', 'plan', ...(this.bypassChosen || this.sandboxed ? ['bypassPermissions'] : [])];
     const i = order.indexOf(this.mode);
     void this.choose({ permissionMode: order[(i + 1) % order.length] ?? 'default' });
   }
@@ -122,7 +126,7 @@ export class SettingsBar {
     this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${mode}, ${source(!!this.worker.permissionMode)}`);
     this.modeMenu.button.dataset.mode = this.mode;
     this.modeMenu.button.dataset.chosen = String(!!this.worker.permissionMode);
-    setText(this.modeNote, `Now: ${mode}, ${source(!!this.worker.permissionMode)}`);
+    setText(this.modeNote, `Now: ${mode}, ${source(!!this.worker.permissionMode)}${this.sandboxed ? ' · sandboxed: bypass keeps to the box' : ''}`);
     if (this.mode !== this.shownMode) {
       if (this.live && this.shownMode !== null) announce(`Permission mode: ${mode}`);
       this.shownMode = this.mode;
@@ -141,13 +145,18 @@ export class SettingsBar {
   private setModeItems(): void {
     this.modeMenu.setItems(Object.entries(modeNames).map(([v, name]) => {
       const b = h('button', { class: 'menu-item', type: 'button', 'data-value': v }, name);
-      b.addEventListener('click', () => {
-        this.modeMenu.close(true);
-        if (v === 'bypassPermissions') this.bypassChosen = true;
-        void this.choose({ permissionMode: v });
-      });
+      b.addEventListener('click', () => void this.chooseMode(v));
       return b;
     }), [this.modeNote]);
+  }
+
+  private async chooseMode(v: string): Promise<void> {
+    this.modeMenu.close(true);
+    if (v === 'bypassPermissions') {
+      if (!(await confirmBypass(this.sandboxed))) return;
+      this.bypassChosen = true;
+    }
+    await this.choose({ permissionMode: v });
   }
 
   private async loadModels(): Promise<void> {
