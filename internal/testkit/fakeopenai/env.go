@@ -16,9 +16,24 @@ const (
 	KeyEnv  = "FAKE_OPENAI_KEY"
 )
 
+// CodexConfig is a config.toml that makes the CLI use s: a model provider
+// "fake" at BaseURL, with the key in KeyEnv, and the model "gpt-fake".
+func (s *Server) CodexConfig() string {
+	return fmt.Sprintf(`model_provider = "fake"
+model = "gpt-fake"
+
+[model_providers.fake]
+name = "Fake"
+base_url = %q
+env_key = %q
+wire_api = "responses"
+`, s.BaseURL(), KeyEnv)
+}
+
 // CodexEnv prepares a throwaway home for the real CLI under dir and returns
 // a complete, clean environment for running it against s: HOME=dir/home,
-// CODEX_HOME=dir/home/.codex (created), the fake key in KeyEnv, and the
+// CODEX_HOME=dir/home/.codex (created, holding CodexConfig as its
+// config.toml), the fake key in KeyEnv, and the
 // proxies pointing at s (so any other host is refused here). PATH is the
 // test's own, after dir/bin, which holds the codex-linux-sandbox link the
 // CLI's sandbox needs when CODEX_HOME is under /tmp (agents.md §C). Only
@@ -32,6 +47,9 @@ func (s *Server) CodexEnv(tb testing.TB, dir string) []string {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			tb.Fatal(err)
 		}
+	}
+	if err := os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte(s.CodexConfig()), 0o600); err != nil {
+		tb.Fatal(err)
 	}
 	if native, err := NativeCodex(); err == nil {
 		if err := os.Symlink(native, filepath.Join(bin, "codex-linux-sandbox")); err != nil && !errors.Is(err, os.ErrExist) {

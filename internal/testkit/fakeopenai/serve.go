@@ -12,6 +12,14 @@ import (
 const maxBody = 64 << 20
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return
+	}
+	s.handlers.Add(1) // under mu: Close waits only once no handler can start
+	s.mu.Unlock()
+	defer s.handlers.Done()
 	raw, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	req := &Request{Method: r.Method, Path: r.URL.Path, Host: r.Host, Header: r.Header.Clone(), RawBody: raw}
 	json.Unmarshal(raw, &req.Body) // stays nil when not JSON

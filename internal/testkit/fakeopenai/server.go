@@ -6,10 +6,11 @@
 package fakeopenai
 
 import (
+	"errors"
+	"fmt"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -42,24 +43,33 @@ type Server struct {
 	SlowChunks int
 	SlowDelay  time.Duration
 
-	ts       *httptest.Server
+	srv      *http.Server
+	addr     string        // 127.0.0.1:port, kept while down
 	quit     chan struct{} // closed by Close: end slow and hanging streams now
-	quitOnce sync.Once
-
-	down atomic.Bool // SetDown: refuse every connection
+	serving  sync.WaitGroup
+	handlers sync.WaitGroup
 
 	mu          sync.Mutex
+	ln          net.Listener // nil while down
+	conns       map[net.Conn]struct{}
+	closing     bool
 	log         []*Request
 	disconnects int
 	seq         int // for ids: resp_fake_0001, msg_fake_0002, call_fake_0003
 }
 
 // Start starts a fake API on 127.0.0.1 on a free port. Close it when done.
+// It fails only when the machine has no loopback to listen on.
 func Start() *Server {
-	s := &Server{SlowChunks: 50, SlowDelay: 100 * time.Millisecond, quit: make(chan struct{})}
-	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
-	s.ts.Listener = refusing{Listener: s.ts.Listener, down: &s.down}
-	s.ts.Start()
+	s := &Server{SlowChunks: 50, SlowDelay: 100 * time.Millisecond, quit: make(chan struct{}),
+		conns: map[net.Conn]struct{}{}}
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serveHTTP), ConnState: s.track}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(fmt.Sprintf("fakeopenai: listen on loopback: %v", err))
+	}
+	s.addr = ln.Addr().String()
+	s.serve(ln)
 	return s
 }
 
@@ -70,33 +80,74 @@ func New(tb testing.TB) *Server {
 	return s
 }
 
+func (s *Server) serve(ln net.Listener) {
+	s.mu.Lock()
+	s.ln = ln
+	s.mu.Unlock()
+	s.serving.Go(func() { s.srv.Serve(ln) })
+}
+
+// track keeps the open connections, for SetDown.
+func (s *Server) track(c net.Conn, st http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch st {
+	case http.StateNew:
+		s.conns[c] = struct{}{}
+	case http.StateClosed, http.StateHijacked:
+		delete(s.conns, c)
+	}
+}
+
 // URL is the server's address, e.g. http://127.0.0.1:41234: the proxy
 // variables point here.
-func (s *Server) URL() string { return s.ts.URL }
+func (s *Server) URL() string { return "http://" + s.addr }
 
 // BaseURL is the Responses API's base, URL()+"/v1": a model provider's
 // base_url.
-func (s *Server) BaseURL() string { return s.ts.URL + "/v1" }
+func (s *Server) BaseURL() string { return s.URL() + "/v1" }
 
 // Close ends running streams and stops the server, waiting for its
 // handlers. It is idempotent.
 func (s *Server) Close() {
-	s.quitOnce.Do(func() {
-		close(s.quit)
-		s.ts.CloseClientConnections()
-		s.ts.Close()
-	})
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return
+	}
+	s.closing = true
+	s.mu.Unlock()
+	close(s.quit)
+	s.srv.Close()
+	s.serving.Wait()
+	s.handlers.Wait()
 }
 
-// SetDown takes the API down (true) or brings it back: while it is down
-// every new connection is closed as soon as it is accepted, and the open
-// ones are closed now, so the client cannot send a request: the CLI then
-// retries for ever ("Reconnecting... waiting for network", agents.md §C).
-func (s *Server) SetDown(down bool) {
-	s.down.Store(down)
-	if down {
-		s.ts.CloseClientConnections()
+// SetDown takes the API down (true) or brings it back on the same port
+// (false). While it is down nothing listens there, so connections are
+// refused, and the open ones are closed now: the CLI then retries for
+// ever ("Reconnecting... waiting for network", agents.md §C).
+func (s *Server) SetDown(down bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		return errors.New("fakeopenai: closed")
+	case down && s.ln != nil:
+		s.ln.Close()
+		s.ln = nil
+		for c := range s.conns {
+			c.Close()
+		}
+	case !down && s.ln == nil:
+		ln, err := net.Listen("tcp", s.addr)
+		if err != nil {
+			return fmt.Errorf("fakeopenai: listen again on %s: %w", s.addr, err)
+		}
+		s.ln = ln
+		s.serving.Go(func() { s.srv.Serve(ln) })
 	}
+	return nil
 }
 
 // Requests returns a copy of the request log, oldest first.

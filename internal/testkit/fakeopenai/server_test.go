@@ -214,11 +214,15 @@ func TestSlowAndHangEndWhenTheClientLeaves(t *testing.T) {
 
 func TestSetDownRefusesConnections(t *testing.T) {
 	s := fakeopenai.New(t)
-	s.SetDown(true)
+	if err := s.SetDown(true); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := post(t, t.Context(), s, userMsg("hello")); err == nil {
 		t.Fatal("a request got through while down")
 	}
-	s.SetDown(false)
+	if err := s.SetDown(false); err != nil {
+		t.Fatal(err)
+	}
 	if r, err := post(t, t.Context(), s, userMsg("hello")); err != nil || !r.done {
 		t.Fatalf("after coming back: %v %+v", err, r)
 	}
