@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/pty"
@@ -47,6 +48,9 @@ func run(args []string) error {
 	}
 	if _, err := claude.Resolve(cfg.claude); err != nil {
 		log.Warn("the claude CLI cannot be run: chat and terminal agents will fail until it is installed (npm install -g @anthropic-ai/claude-code) or --claude names it", "err", err)
+	}
+	if _, err := codex.Resolve(cfg.codex); err != nil {
+		log.Warn("the codex CLI cannot be run: Codex chats will fail until it is installed (npm install -g @openai/codex) or --codex names it", "err", err)
 	}
 	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
 		return fmt.Errorf("create data dir: %w", err)
