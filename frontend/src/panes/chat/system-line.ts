@@ -12,6 +12,8 @@ export function systemLine(m: CliMessage, cards: ReadonlyMap<string, ToolCard>):
       return renderInit(m);
     case 'api_retry':
       return renderRetry(m);
+    case 'warning':
+      return note(str(m, 'message'), 'chat-warn');
     case 'permission_denied':
       cards.get(str(m, 'tool_use_id'))?.markDenied();
       return renderConfigDenied(m);

@@ -5,18 +5,22 @@
 //
 // It prints the base URL (http://127.0.0.1:PORT) as the first line of
 // stdout, then serves until stdin reaches EOF (the parent closed it or
-// died) or SIGTERM/SIGINT arrives. On the way out it writes one line per
+// died) or SIGTERM/SIGINT arrives. A line "down" on stdin takes the API
+// down (Server.SetDown), "up" brings it back; each is answered with a line
+// "ok" (or the error) on stdout. On the way out it writes one line per
 // request it received to stderr, so a failing test can show what the CLI
 // asked for. FAKEOPENAI_SLOW_DELAY (a Go duration) sets the delay between
 // the "slow" reply's chunks.
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -52,7 +56,7 @@ func run() error {
 	// EOF or with the process, and it holds nothing that needs cleaning up.
 	eof := make(chan struct{})
 	go func() {
-		io.Copy(io.Discard, os.Stdin)
+		commands(s, os.Stdin, os.Stdout)
 		close(eof)
 	}()
 	select {
@@ -62,6 +66,27 @@ func run() error {
 	s.Close() // ends slow and hanging streams, so the log below is complete
 	logRequests(os.Stderr, s.Requests())
 	return nil
+}
+
+// commands obeys stdin's lines until EOF.
+func commands(s *fakeopenai.Server, in io.Reader, out io.Writer) {
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		var err error
+		switch strings.TrimSpace(sc.Text()) {
+		case "down":
+			err = s.SetDown(true)
+		case "up":
+			err = s.SetDown(false)
+		default:
+			err = fmt.Errorf("unknown command %q (down, up)", sc.Text())
+		}
+		if err != nil {
+			fmt.Fprintln(out, err)
+		} else {
+			fmt.Fprintln(out, "ok")
+		}
+	}
 }
 
 // logRequests writes a one-line summary of each request: method, path,
