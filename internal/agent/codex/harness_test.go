@@ -19,7 +19,7 @@ const recordEnv = "AGENTDESK_CODEX_RECORD"
 // harness runs the real CLI against a fake Responses API, in a throwaway
 // CODEX_HOME, never the machine's ~/.codex.
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	bin  string
 	api  *fakeopenai.Server
 	work string
@@ -27,7 +27,12 @@ type harness struct {
 	rec  *recorder
 }
 
-func newHarness(t *testing.T, name string) *harness {
+func newHarness(t *testing.T, name string) *harness { return newHarnessNamed(t, name) }
+
+// newHarnessTB is a harness for a benchmark: it records nothing.
+func newHarnessTB(b *testing.B) *harness { return newHarnessNamed(b, "") }
+
+func newHarnessNamed(t testing.TB, name string) *harness {
 	t.Helper()
 	path := fakeopenai.RequireCodex(t)
 	api := fakeopenai.New(t)
@@ -43,7 +48,9 @@ func newHarness(t *testing.T, name string) *harness {
 }
 
 // open starts a Session; the test's cleanup closes it.
-func (h *harness) open(o SessionOptions) (*Session, *collector) {
+func (h *harness) open(o SessionOptions) (*Session, *collector) { return h.openTB(h.t, o) }
+
+func (h *harness) openTB(_ testing.TB, o SessionOptions) (*Session, *collector) {
 	h.t.Helper()
 	o.Process.Path = h.bin
 	o.Process.Env, o.Process.Dir, o.Process.Grace = h.env, h.work, 3*time.Second
@@ -92,6 +99,11 @@ func collect(s *Session) *collector {
 // matches; it fails the test when the Session ends first (or after a
 // minute, the guard against a hang).
 func (c *collector) wait(t *testing.T, what string, match func(Out) bool) Out {
+	t.Helper()
+	return c.waitTB(t, what, match)
+}
+
+func (c *collector) waitTB(t testing.TB, what string, match func(Out) bool) Out {
 	t.Helper()
 	guard := time.NewTimer(time.Minute)
 	defer guard.Stop()
@@ -208,7 +220,7 @@ type recorder struct {
 	start time.Time
 }
 
-func newRecorder(t *testing.T, path string) *recorder {
+func newRecorder(t testing.TB, path string) *recorder {
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)

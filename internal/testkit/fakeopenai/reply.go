@@ -65,6 +65,12 @@ func (s *Server) decide(body responsesBody) plan {
 		}
 		return plan{kind: "slow", status: http.StatusOK, slow: true,
 			items: []item{{Type: "message", Text: strings.Join(chunks, ""), Chunks: chunks}}}
+	case words["flood"]:
+		items := make([]item, max(s.FloodItems, 1))
+		for i := range items {
+			items[i] = item{Type: "message", Text: fmt.Sprintf("flood %05d: a short message of a flood turn.", i+1)}
+		}
+		return plan{kind: "flood", status: http.StatusOK, items: items}
 	case words["think"]:
 		return plan{kind: "think", status: http.StatusOK, items: []item{
 			{Type: "reasoning", Text: "Let me think about this. The user wants a reply."},

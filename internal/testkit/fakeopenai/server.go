@@ -32,7 +32,9 @@ import (
 //     apply_patch adding <file> (one line, "hello"), which the CLI turns
 //     into a file change; "edit:<file>": the same, changing that line to
 //     "hello world"; "slow": SlowChunks text deltas SlowDelay apart;
-//     "think": a reasoning item with a summary, then the echo text.
+//     "think": a reasoning item with a summary, then the echo text;
+//     "flood": FloodItems short messages ("flood 00001 …"), one output item
+//     each, as fast as they can go (load tests).
 //   - Anything else: "Echo: <prompt> (N input items, M images)".
 //
 // Every reply ends with response.completed carrying usage: input_tokens
@@ -42,6 +44,9 @@ type Server struct {
 	// 100 ms). Set them before the first request.
 	SlowChunks int
 	SlowDelay  time.Duration
+	// FloodItems is how many messages the "flood" reply has (default
+	// 1000). Set it before the first request.
+	FloodItems int
 
 	srv      *http.Server
 	addr     string        // 127.0.0.1:port, kept while down
@@ -61,7 +66,7 @@ type Server struct {
 // Start starts a fake API on 127.0.0.1 on a free port. Close it when done.
 // It fails only when the machine has no loopback to listen on.
 func Start() *Server {
-	s := &Server{SlowChunks: 50, SlowDelay: 100 * time.Millisecond, quit: make(chan struct{}),
+	s := &Server{SlowChunks: 50, SlowDelay: 100 * time.Millisecond, FloodItems: 1000, quit: make(chan struct{}),
 		conns: map[net.Conn]struct{}{}}
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serveHTTP), ConnState: s.track}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

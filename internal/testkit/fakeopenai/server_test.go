@@ -247,3 +247,21 @@ func TestConnectIsRefused(t *testing.T) {
 		t.Fatalf("log %+v", reqs)
 	}
 }
+
+func TestFloodSendsManyMessages(t *testing.T) {
+	s := fakeopenai.New(t)
+	s.FloodItems = 30
+	r, err := post(t, t.Context(), s, userMsg("flood"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range r.events {
+		if e == "response.output_item.done" {
+			n++
+		}
+	}
+	if n != 30 || !strings.HasSuffix(r.text, "flood 00030: a short message of a flood turn.") {
+		t.Fatalf("%d items, text %q", n, r.text[max(0, len(r.text)-80):])
+	}
+}

@@ -10,7 +10,8 @@
 // "ok" (or the error) on stdout. On the way out it writes one line per
 // request it received to stderr, so a failing test can show what the CLI
 // asked for. FAKEOPENAI_SLOW_DELAY (a Go duration) sets the delay between
-// the "slow" reply's chunks.
+// the "slow" reply's chunks; FAKEOPENAI_FLOOD the count of the "flood"
+// reply's messages.
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -45,6 +47,13 @@ func run() error {
 	}
 	s := fakeopenai.Start()
 	s.SlowDelay = slowDelay // before the first request, as Server asks
+	if v := os.Getenv("FAKEOPENAI_FLOOD"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("FAKEOPENAI_FLOOD: a count of messages, got %q", v)
+		}
+		s.FloodItems = n
+	}
 	defer s.Close()
 	if _, err := fmt.Println(s.URL()); err != nil {
 		return fmt.Errorf("write url: %w", err)
