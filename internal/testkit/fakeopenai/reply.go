@@ -40,6 +40,9 @@ func (s *Server) decide(body responsesBody) plan {
 		return p
 	}
 	text := prompt(body.Input)
+	if p, ok := restoredPlan(text); ok {
+		return p
+	}
 	words := map[string]bool{}
 	for _, w := range wordRe.FindAllString(strings.ToLower(text), -1) {
 		words[w] = true

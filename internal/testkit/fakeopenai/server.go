@@ -22,6 +22,8 @@ import (
 //   - The input ends with function_call_output items (the CLI ran a tool):
 //     the text "Tool finished. Output: '<output>'", <output> being what
 //     the command printed (the part after the CLI's "Output:" line).
+//   - A restored allow (RestoredAllow and a tool's JSON input): that tool
+//     again (reply_restored.go).
 //   - The prompt (the text of the last user message that is not the CLI's
 //     own <environment_context>…) decides, by whole, case-insensitive words:
 //     "error500": HTTP 500; "error400": HTTP 400; "down": the connection is

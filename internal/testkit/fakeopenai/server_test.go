@@ -265,3 +265,16 @@ func TestFloodSendsManyMessages(t *testing.T) {
 		t.Fatalf("%d items, text %q", n, r.text[max(0, len(r.text)-80):])
 	}
 }
+
+func TestRestoredAllowRunsTheToolAgain(t *testing.T) {
+	s := fakeopenai.New(t)
+	prompt := "The server restarted while your Bash request was waiting for my answer, so it was not run. " +
+		fakeopenai.RestoredAllow + "\n" + `{"command":"touch x","cwd":"/w"}`
+	r, err := post(t, t.Context(), s, userMsg(prompt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.calls) != 1 || r.calls[0]["arguments"] != `{"cmd":"touch x"}` {
+		t.Fatalf("calls %v", r.calls)
+	}
+}
