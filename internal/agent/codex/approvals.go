@@ -91,9 +91,9 @@ func (t *Translator) request(m Msg) ([]Out, *Reply) {
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"action": "decline"}}
 	case "execCommandApproval", "applyPatchApproval": // the v1 protocol's: never sent to this client
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"decision": "denied"}}
+	case "item/tool/call":
+		return nil, dynamicToolCall(m)
 	default:
-		// item/tool/call (dynamic tools) lands here until agentdesk offers
-		// tools of its own to Codex.
 		return nil, &Reply{ID: m.ID, Err: &RPCError{Code: -32601, Message: "agentdesk does not handle " + m.Method}}
 	}
 	if a.rule.Tool != "" && t.allows(a.rule) {
@@ -183,6 +183,14 @@ func (t *Translator) questionsAsk(raw json.RawMessage) (approval, *Request) {
 	}
 	input, _ := json.Marshal(map[string]any{"questions": qs})
 	return approval{questions: ids}, &Request{Tool: "AskUserQuestion", Question: true, Input: input, ToolUseID: p.ItemID}
+}
+
+// dynamicToolCall answers Codex calling a dynamic tool (agents.md §C: the
+// tools a client declares in thread/start, Codex's form of agentdesk's
+// tool bridge). agentdesk declares none yet, so a call is an error; the
+// bridge plugs in here, with the declaration in handshake.
+func dynamicToolCall(m Msg) *Reply {
+	return &Reply{ID: m.ID, Err: &RPCError{Code: -32601, Message: "agentdesk offers no dynamic tools"}}
 }
 
 // sessionSuggestion is the one "always allow" choice Codex has: for the
