@@ -17,7 +17,7 @@ import (
 type CreateSessionRequest struct {
 	Cwd            string `json:"cwd"`
 	Title          string `json:"title"`
-	Agent          string `json:"agent"` // "sdk" (default), "pty-agent" or "none"
+	Agent          string `json:"agent"` // "sdk" (default), "pty-agent", "codex" or "none"
 	Model          string `json:"model"`
 	PermissionMode string `json:"permissionMode"`
 	// Repo, Branch and Worktree ask for a new git worktree on a new branch
@@ -82,6 +82,13 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err != nil {
 		return Session{}, err
 	}
+	wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode}
+	if req.Agent == AgentCodex {
+		wr.Agent = AgentCodex
+	}
+	if _, err := wr.info(); agent != "" && err != nil {
+		return Session{}, err // before anything is stored
+	}
 	var wt *Worktree
 	var setup string
 	cwd := req.Cwd
@@ -110,7 +117,6 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	}
 
 	if agent != "" {
-		wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode}
 		if _, err := m.CreateWorker(ctx, st.s.ID, wr); err != nil {
 			m.log.Error("start agent worker", "session", st.s.ID, "err", err)
 		}
@@ -133,13 +139,17 @@ func (m *Manager) agentKind(agent string) (Kind, error) {
 			return KindSDK, nil
 		}
 		return "", nil
-	case string(KindSDK), string(KindPTYAgent):
-		if !m.Supports(Kind(agent)) {
+	case string(KindSDK), string(KindPTYAgent), AgentCodex:
+		k := Kind(agent)
+		if agent == AgentCodex {
+			k = KindSDK // a chat that Codex drives
+		}
+		if !m.Supports(k) {
 			return "", fieldErr("agent", "%s workers are not available in this build", agent)
 		}
-		return Kind(agent), nil
+		return k, nil
 	}
-	return "", fieldErr("agent", `must be "sdk", "pty-agent" or "none", got %q`, agent)
+	return "", fieldErr("agent", `must be "sdk", "pty-agent", "codex" or "none", got %q`, agent)
 }
 
 // isGitWorkTree reports whether dir is inside a git work tree, by looking
