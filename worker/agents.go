@@ -51,7 +51,7 @@ func (i Info) DrivesClaudeConversation() bool {
 // ownConversation makes a Codex chat's runtime see its own conversation
 // where a chat looks for the session's: the id Codex gave its thread and
 // whether a message went to it, recorded in the worker's record.
-func (m *Manager) ownConversation(env *Env, o origin) {
+func ownConversation(m *Manager, env *Env, o origin) {
 	sid, wid := env.Info.SessionID, env.Info.ID
 	env.Session.ClaudeSessionID, env.Session.ClaudeSessionStarted = nil, env.Info.ConversationStarted
 	if id := env.Info.ConversationID; id != "" {

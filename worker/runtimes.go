@@ -73,7 +73,7 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 		},
 	}
 	if info.Kind == KindSDK && info.Agent == AgentCodex {
-		m.ownConversation(&env, kind)
+		ownConversation(m, &env, kind)
 	}
 	return env
 }
