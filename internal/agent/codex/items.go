@@ -201,7 +201,7 @@ func (t *Translator) assistant(id string, block map[string]any, aborted bool) Ou
 
 // event is a stream_event for item id.
 func (t *Translator) event(id string, ev map[string]any) Out {
-	raw, _ := json.Marshal(map[string]any{"type": "stream_event", "event": ev, "session_id": t.thread,
+	raw := typeFirst("stream_event", nil, map[string]any{"event": ev, "session_id": t.thread,
 		"parent_tool_use_id": nil, "api_message_id": id})
 	return Out{Kind: OutDelta, Type: "stream_event", Raw: raw}
 }

@@ -161,12 +161,13 @@ func TestReplayEveryOutIsWellFormed(t *testing.T) {
 					SessionID string `json:"session_id"`
 				}
 				json.Unmarshal(o.Raw, &m)
-				if m.Type != o.Type || m.UUID != o.UUID || o.UUID == "" || seen[o.UUID] || m.SessionID == "" {
+				if !strings.HasPrefix(string(o.Raw), `{"type":"`+o.Type+`",`) || m.Type != o.Type || m.UUID != o.UUID ||
+					o.UUID == "" || seen[o.UUID] || m.SessionID == "" {
 					t.Errorf("%s: bad message %s", name, o.Raw)
 				}
 				seen[o.UUID] = true
 			case OutDelta:
-				if !strings.HasPrefix(string(o.Raw), `{"api_message_id":`) || !json.Valid(o.Raw) {
+				if !strings.HasPrefix(string(o.Raw), `{"type":"stream_event",`) || !json.Valid(o.Raw) {
 					t.Errorf("%s: bad delta %s", name, o.Raw)
 				}
 			case OutRequest:

@@ -140,16 +140,32 @@ func params[T any](raw json.RawMessage) T {
 	return v
 }
 
-// message builds an OutMessage of type typ from fields, adding the uuid,
-// the thread and parent_tool_use_id as every chat message has them.
+// message builds an OutMessage of type typ from fields, with the uuid, the
+// thread and parent_tool_use_id every chat message has. "type" comes
+// first, as in Claude's lines: readers that look for it there (the load
+// tool) find it.
 func (t *Translator) message(typ string, fields map[string]any) Out {
 	id := t.newID()
-	fields["type"], fields["uuid"], fields["session_id"] = typ, id, t.thread
 	if _, ok := fields["parent_tool_use_id"]; !ok {
 		fields["parent_tool_use_id"] = nil
 	}
-	raw, _ := json.Marshal(fields)
-	return Out{Kind: OutMessage, Type: typ, UUID: id, Raw: raw}
+	return Out{Kind: OutMessage, Type: typ, UUID: id, Raw: typeFirst(typ, map[string]any{"uuid": id, "session_id": t.thread}, fields)}
+}
+
+// typeFirst is {"type":typ, then head's and fields' members}.
+func typeFirst(typ string, head, fields map[string]any) []byte {
+	for k, v := range head {
+		fields[k] = v
+	}
+	rest, _ := json.Marshal(fields)
+	t, _ := json.Marshal(typ)
+	out := make([]byte, 0, len(rest)+len(t)+9)
+	out = append(out, `{"type":`...)
+	out = append(out, t...)
+	if len(rest) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, rest[1:]...)
 }
 
 func (t *Translator) system(subtype string, fields map[string]any) Out {
