@@ -304,7 +304,13 @@ func TestReplayResume(t *testing.T) {
 }
 
 func TestReplayAPIDownAndFailure(t *testing.T) {
-	down := r2s(replay(t, "apidown").shape(t))
+	r := replay(t, "apidown")
+	for _, o := range r.outs {
+		if retry := strings.Contains(string(o.Raw), `"subtype":"api_retry"`); retry != o.Retrying {
+			t.Fatalf("Retrying %v on %s", o.Retrying, o.Raw)
+		}
+	}
+	down := r2s(r.shape(t))
 	if !strings.Contains(down, "system/api_retry") || !strings.HasSuffix(down, "result/error_during_execution") {
 		t.Fatalf("api down: %s", down)
 	}

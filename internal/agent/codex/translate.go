@@ -29,6 +29,10 @@ type Out struct {
 	Type, UUID  string // a message's API type and uuid
 	Raw         []byte // the message (OutMessage, OutDelta), API.md's format
 	EndsMessage bool   // the OutDelta that ends the streamed message
+	// Retrying marks an OutMessage that says Codex retries a model request
+	// it could not make: no sign of progress (it retries an unreachable
+	// API for ever).
+	Retrying bool
 	// InForce is what an OutMessage says Codex runs with now (the turn's
 	// init message); "" says nothing.
 	InForce Settings
@@ -209,7 +213,9 @@ func (t *Translator) apiError(raw json.RawMessage) []Out {
 	if p.Error.AdditionalDetails != "" {
 		msg += " (" + p.Error.AdditionalDetails + ")"
 	}
-	return []Out{t.system("api_retry", map[string]any{"error": msg})}
+	o := t.system("api_retry", map[string]any{"error": msg})
+	o.Retrying = true
+	return []Out{o}
 }
 
 // warning is one of Codex's warnings, shown as a note.
