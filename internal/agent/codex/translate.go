@@ -228,5 +228,5 @@ func (t *Translator) warning(raw json.RawMessage) []Out {
 	if text == "" {
 		return nil
 	}
-	return []Out{t.system("warning", map[string]any{"message": text})}
+	return []Out{t.system("warning", map[string]any{"text": text})}
 }

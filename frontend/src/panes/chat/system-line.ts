@@ -13,7 +13,7 @@ export function systemLine(m: CliMessage, cards: ReadonlyMap<string, ToolCard>):
     case 'api_retry':
       return renderRetry(m);
     case 'warning':
-      return note(str(m, 'message'), 'chat-warn');
+      return note(str(m, 'text'), 'chat-warn');
     case 'permission_denied':
       cards.get(str(m, 'tool_use_id'))?.markDenied();
       return renderConfigDenied(m);
