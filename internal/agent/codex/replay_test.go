@@ -233,6 +233,23 @@ func TestReplayApprovals(t *testing.T) {
 	if !reflect.DeepEqual(results, want) {
 		t.Fatalf("results %q, want %q", results, want)
 	}
+	var denied []string
+	for _, o := range r.outs {
+		if o.Type == "result" {
+			var res struct {
+				Denials []struct {
+					ToolName string `json:"tool_name"`
+				} `json:"permission_denials"`
+			}
+			json.Unmarshal(o.Raw, &res)
+			for _, d := range res.Denials {
+				denied = append(denied, d.ToolName)
+			}
+		}
+	}
+	if !reflect.DeepEqual(denied, []string{"Bash"}) {
+		t.Fatalf("results list denials %q, want the one declined Bash", denied)
+	}
 }
 
 func TestReplayFileChanges(t *testing.T) {

@@ -5,12 +5,21 @@ import (
 	"strings"
 )
 
+// denials is the result's list of the calls the person declined.
+func denials(d []any) []any {
+	if d == nil {
+		return []any{}
+	}
+	return d
+}
+
 func (t *Translator) turnCompleted(raw json.RawMessage) []Out {
 	turn := params[turnParams](raw).Turn
 	out := t.flushStreams()
 	out = append(out, t.withdrawAll()...)
 	out = append(out, t.result(turn))
 	t.turn = ""
+	clear(t.calls)
 	return out
 }
 
@@ -49,5 +58,6 @@ func (t *Translator) result(turn Turn) Out {
 			"cache_read_input_tokens": tk.Cached, "cache_creation_input_tokens": 0,
 			"reasoning_output_tokens": tk.Reasoning},
 		"model_usage_since_last_result": map[string]any{t.model: figures},
+		"permission_denials":            denials(t.denied),
 	})
 }

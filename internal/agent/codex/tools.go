@@ -44,6 +44,7 @@ func (t *Translator) commandResult(item json.RawMessage) Out {
 // toolUse is an assistant message with one tool_use block; the item's id
 // is the call's.
 func (t *Translator) toolUse(id, name string, input any) Out {
+	t.calls[id] = name
 	return t.assistant(id, map[string]any{"type": "tool_use", "id": id, "name": name, "input": input}, false)
 }
 
@@ -59,7 +60,9 @@ func (t *Translator) toolResult(id, content string, isError, declined bool, meta
 	if declined {
 		fields["tool_result_meta"] = []any{map[string]any{"id": id,
 			"permission_decision": map[string]any{"decision": "reject", "source": "user_reject"}}}
+		t.denied = append(t.denied, map[string]any{"tool_name": t.calls[id], "tool_use_id": id})
 	}
+	delete(t.calls, id)
 	return t.message("user", fields)
 }
 

@@ -59,12 +59,14 @@ type Translator struct {
 	turn     string    // the running turn, "" when idle
 	turnFrom time.Time // when it started, for a duration Codex does not give
 	lastText string    // the turn's last agent message, the result's text
+	denied   []any     // the turn's declined calls, for the result
 
 	streams map[string]*stream   // items being streamed, by item id
 	opened  []string             // their ids, oldest first
 	files   map[string][]change  // fileChange items seen started, by item id
 	asks    map[string]*approval // open approvals, by request id
 	byRPC   map[string]string    // request id by the JSON-RPC id Codex gave it
+	calls   map[string]string    // tool calls shown and not answered yet: their names, by id
 	usage   usageCounter
 	allowed []Rule
 }
@@ -77,7 +79,7 @@ func NewTranslator(t Thread) *Translator {
 		now:    time.Now,
 		thread: t.Thread.ID, model: t.Model, cwd: t.Cwd, policy: t.Policy(),
 		streams: map[string]*stream{}, files: map[string][]change{},
-		asks: map[string]*approval{}, byRPC: map[string]string{},
+		asks: map[string]*approval{}, byRPC: map[string]string{}, calls: map[string]string{},
 	}
 }
 
@@ -194,7 +196,7 @@ type turnParams struct {
 
 func (t *Translator) turnStarted(raw json.RawMessage) []Out {
 	p := params[turnParams](raw)
-	t.turn, t.turnFrom, t.lastText = p.Turn.ID, t.now(), ""
+	t.turn, t.turnFrom, t.lastText, t.denied = p.Turn.ID, t.now(), "", nil
 	t.usage.turnStarted()
 	return []Out{t.init()}
 }
