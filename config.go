@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/internal/childproc"
-	"github.com/agentdesk/agentdesk/internal/claude"
 )
 
 // config is the command line and environment of API.md "Running".

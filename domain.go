@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/worker/gitops"
 	"github.com/agentdesk/agentdesk/worker/notify"
 	"github.com/agentdesk/agentdesk/worker/review"
+	"github.com/agentdesk/agentdesk/worker/tools"
 )
 
 // domain is the domain's services around the manager, which the edge
@@ -26,11 +27,12 @@ type domain struct {
 	att    *attention.List
 	push   *notify.Service
 	finder *find.Finder // nil: search is not available
+	tools  *tools.Service
 }
 
 // openDomain builds and starts the services. Web Push keys that cannot be
 // read stop the start: new ones would invalidate every subscription.
-func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, log *slog.Logger) (*domain, error) {
+func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, bridge *tools.Service, log *slog.Logger) (*domain, error) {
 	push, err := notify.New(notify.Options{Dir: cfg.dataDir, PublicURL: cfg.publicURL, Log: log})
 	if err != nil {
 		return nil, err
@@ -40,8 +42,11 @@ func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, log *slog
 		Manager: mgr, Store: store, Log: log, OnNew: push.Notify,
 		Legacy: filepath.Join(cfg.dataDir, "attention.json"),
 	})
+	d.tools = bridge
+	bridge.Attach(mgr, push)
 	push.Start()
 	d.att.Start()
+	d.tools.Start()
 	d.finder = openSearch(cfg.dataDir, store, mgr, log)
 	return d, nil
 }
@@ -60,13 +65,17 @@ func (d *domain) options() server.Options {
 		Push:         d.push,
 		Adopt:        adopt.New(d.mgr),
 		Files:        worker.NewFileList(d.mgr),
+		Trees:        worker.NewTrees(d.mgr),
 		Search:       d.finder,
+		Tools:        d.tools,
+		MCP:          worker.NewMCPServers(d.mgr),
 	}
 }
 
 // close stops the services' goroutines.
 func (d *domain) close() {
 	d.att.Close()
+	d.tools.Close()
 	d.push.Close()
 	if d.finder != nil {
 		_ = d.finder.Close()

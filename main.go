@@ -17,14 +17,15 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/agent/codex"
-	"github.com/agentdesk/agentdesk/internal/claude"
 	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/server"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/adopt"
+	"github.com/agentdesk/agentdesk/worker/tools"
 )
 
 func main() {
@@ -71,12 +72,15 @@ func run(args []string) error {
 		return err
 	}
 
-	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter}
+	// The tool bridge's registry exists before the manager: the chats'
+	// agents call it. Its sessions and push sender come with the domain.
+	bridge := tools.New(tools.Options{Log: log})
+	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter, Tools: bridge.Registry()}
 	mgr := worker.NewManager(worker.Options{
 		Store:      store,
 		Config:     wcfg,
 		Log:        log,
-		Factories:  factories(),
+		Factories:  factories(cfg.claude),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
 		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others
@@ -86,7 +90,7 @@ func run(args []string) error {
 	if err := mgr.Load(ctx); err != nil {
 		return err
 	}
-	dom, err := openDomain(cfg, store, mgr, log)
+	dom, err := openDomain(cfg, store, mgr, bridge, log)
 	if err != nil {
 		_ = mgr.Close(ctx)
 		return err

@@ -122,6 +122,38 @@ describe('completion in the composer', { timeout: 300_000 }, () => {
     await page.context().close();
   });
 
+  for (const [size, opts] of [['phone', phone], ['desktop', desktop]]) {
+    test(`${size}: / hides internal and removed commands, everyday ones first, then what this browser used most`, async () => {
+      const { page, input, list } = await openChat(opts);
+      const all = (await api(server, 'GET', `/api/sessions/${session.id}/workers/${worker().id}/commands`)).commands;
+      const labels = () => options(list).evaluateAll((os) => os.map((o) => o.querySelector('.chat-complete-label').textContent.split(' ')[0]));
+      await page.keyboard.type('/');
+      await list.getByRole('option', { name: /^\/compact/ }).waitFor();
+      const shown = await labels();
+      const hidden = all.filter((c) => c.name.startsWith('__') || /^\(removed\)/.test(c.description)).map((c) => `/${c.name}`);
+      assert.ok(hidden.length >= 2, `the pinned CLI lists internal and removed commands: ${hidden}`);
+      for (const h of hidden) assert.ok(!shown.includes(h), `${h} is not offered`);
+      assert.ok(shown.every((n) => !n.startsWith('/__')), `no internal command: ${shown}`);
+      assert.equal(shown.length, all.length - hidden.length, 'every other command is');
+      assert.deepEqual(shown.slice(0, 3), ['/compact', '/clear', '/model'], 'the everyday commands lead');
+      // Used twice from the menu: /context comes first from then on.
+      for (let i = 0; i < 2; i++) {
+        await input.fill('');
+        await page.keyboard.type('/conte');
+        await list.getByRole('option', { name: /^\/context/ }).waitFor();
+        await page.keyboard.press('Enter');
+        assert.equal(await input.inputValue(), '/context ');
+      }
+      await input.fill('');
+      await page.keyboard.type('/');
+      await list.getByRole('option', { name: /^\/compact/ }).waitFor();
+      assert.deepEqual((await labels()).slice(0, 2), ['/context', '/compact'], 'the most used first');
+      assert.deepEqual(await overflow(page), []);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+
   /** Screenshots of the open list in both themes. */
   async function shot(page, size) {
     for (const scheme of ['dark', 'light']) {

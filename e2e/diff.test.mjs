@@ -108,7 +108,7 @@ describe('git-diff pane in a browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Create' }).click();
     await page.locator('.session-heading', { hasText: 'diff e2e' }).waitFor();
 
-    await page.locator('.tab-main', { has: page.locator('.tab-kind', { hasText: /^diff$/ }) }).click();
+    await page.locator('.tab[data-kind="git-diff"] .tab-main').click();
     await pane().locator('.dd-message', { hasText: 'No changes against' }).waitFor();
     await pane().locator('.dd-indicator', { hasText: /updated \d\d:\d\d:\d\d/ }).waitFor();
     assert.match(await pane().locator('.dd-shas').textContent(), new RegExp(`base ${firstSha.slice(0, 7)} → head ${firstSha.slice(0, 7)}`));

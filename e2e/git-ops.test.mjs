@@ -2,7 +2,8 @@
 // stage one hunk of two from the diff pane's "Stage & commit" panel, commit
 // it with a message, and see git's state, the panel and the diff update; an
 // untracked file is deleted only after two confirmations; "Ask the agent to
-// write it" reaches the session's agent; Push goes to a local bare remote.
+// write it" reaches the session's agent and its answer fills the box; Push
+// goes to a local bare remote.
 // Screenshots of the panel (1280x800 and 390x844, light and dark) go to
 // $SHOTS_DIR when it is set.
 import assert from 'node:assert/strict';
@@ -48,7 +49,10 @@ describe('Git from the UI', { timeout: 240_000 }, () => {
 
   async function openPanel(page) {
     await signIn(page, server, `/s/${sid}`);
-    await page.locator('.tab-main', { has: page.locator('.tab-kind', { hasText: /^diff$/ }) }).click();
+    await page.locator('.tab[data-kind="git-diff"] .tab-main').click();
+    // A phone folds the controls behind one button.
+    const fold = page.locator('.pane-diff:not([hidden]) .dd-fold');
+    if (await fold.isVisible()) await fold.click();
     await panel(page).locator('.gp-toggle').click();
     await file(page, 'unstaged', 'a.txt').waitFor();
   }
@@ -105,11 +109,12 @@ describe('Git from the UI', { timeout: 240_000 }, () => {
     await page.context().close();
   });
 
-  test('"Ask the agent to write it" sends the agent a message', async () => {
+  test('"Ask the agent to write it" sends the agent a message; its answer fills the box', async () => {
     const page = await newPage(browser, desktop);
     await openPanel(page);
     await panel(page).getByRole('button', { name: 'Ask the agent to write it' }).click();
-    await panel(page).locator('.gp-note', { hasText: 'Asked the agent' }).waitFor();
+    // The scripted turn's reply (its result text) has no code block: all of it.
+    await page.waitForFunction(() => document.querySelector('.pane-diff:not([hidden]) .gp-msg')?.value === 'Done.');
     const s = await api(server, 'GET', `/api/sessions/${sid}`);
     const msgs = await api(server, 'GET', `/api/sessions/${sid}/workers/${s.activeAgentWorkerId}/messages`);
     assert.ok(msgs.messages.some((m) => m.message.type === 'user' && JSON.stringify(m.message).includes('git diff --cached')));

@@ -258,7 +258,8 @@ describe('web push', { timeout: 400_000 }, () => {
       assert.deepEqual(await smallTargets(page, size === 'phone' ? 40 : 0), []);
 
       await sw.click();
-      await until(async () => (await sw.getAttribute('aria-checked')) === 'true' || (await page.locator('.push-note').textContent()), 'the switch');
+      // Settled: on, or enabled again with the reason it is off (the note says what it waits for meanwhile).
+      await until(async () => (await sw.getAttribute('aria-checked')) === 'true' || !(await sw.isDisabled()), 'the switch');
       assert.equal(await sw.getAttribute('aria-checked'), 'true', await page.locator('.push-note').textContent());
       const { publicKey } = await api(server, 'GET', '/api/push/key');
       const key = await page.evaluate(() => window.subscribedKey);
@@ -302,7 +303,7 @@ describe('web push', { timeout: 400_000 }, () => {
     await page.locator('.inbox-btn').click();
     const sw = page.getByRole('switch', { name: 'Push notifications' });
     assert.equal(await sw.isDisabled(), true);
-    assert.match(await page.locator('.push-note').textContent(), /Push needs https; see README → Push notifications/);
+    assert.match(await page.locator('.push-note').textContent(), /^Push needs a secure page: open agentdesk over https .*README → Push notifications/);
     await shoot(page, 'push-insecure-phone');
     await page.context().close();
   });

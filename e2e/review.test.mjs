@@ -58,7 +58,7 @@ describe('review comments', { timeout: 300_000 }, () => {
 
   async function openDiff(page) {
     await signIn(page, server, `/s/${sid}`);
-    await page.locator('.tab-main', { has: page.locator('.tab-kind', { hasText: /^diff$/ }) }).click();
+    await page.locator('.tab[data-kind="git-diff"] .tab-main').click();
     await num(page, 'new', 2).waitFor();
   }
 
@@ -96,7 +96,7 @@ describe('review comments', { timeout: 300_000 }, () => {
     assert.equal(await tray(page).locator('.rv-chip.rv-sent').count(), 2);
     await tray(page).locator('.rv-badge', { hasText: /^0$/ }).waitFor();
 
-    await page.locator('.tab-main', { has: page.locator('.tab-kind', { hasText: /^chat$/ }) }).click();
+    await page.locator('.tab[data-kind="sdk"] .tab-main').click();
     const chat = page.locator('.pane-chat:not([hidden])');
     await chat.locator('.chat-text', { hasText: 'Echo: Review of your changes: 2 comments' }).waitFor();
     const reply = await chat.locator('.chat-text', { hasText: 'Echo: Review of your changes' }).last().textContent();
@@ -105,7 +105,7 @@ describe('review comments', { timeout: 300_000 }, () => {
     }
 
     // The agent's file changes under the first comment: it shows outdated.
-    await page.locator('.tab-main', { has: page.locator('.tab-kind', { hasText: /^diff$/ }) }).click();
+    await page.locator('.tab[data-kind="git-diff"] .tab-main').click();
     await writeFile(path.join(repo, 'a.txt'), edited().replace('line 3\n', 'line 3 changed\n'));
     await tray(page).locator('.rv-item.is-outdated .rv-place', { hasText: 'a.txt:2-3 (new)' }).waitFor();
     assert.equal(await tray(page).locator('.rv-item.is-outdated').count(), 1);

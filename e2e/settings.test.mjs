@@ -1,6 +1,6 @@
 // Browser end-to-end for the chat header's settings, plans and "Always allow",
 // with the real Claude CLI against the fake Messages API: the mode picker and
-// Shift+Tab, the model picker, the plan card (rendered plan, Keep planning,
+// Alt+M, the model picker, the plan card (rendered plan, Keep planning,
 // Approve and auto-accept edits), an "Always allow … in this session" button
 // that stops the second prompt, the rules menu removing the rule, and the
 // header on a 390 px phone. Screenshots go to $SETTINGS_SHOTS when set.
@@ -71,7 +71,7 @@ describe('chat settings, plans and rules with the real Claude CLI', { timeout: 4
     await page.waitForFunction((name) => document.querySelector('.pane-chat:not([hidden]) .set-mode')?.textContent?.startsWith(name), name, { timeout: waitMs });
   }
 
-  test('the mode picker and Shift+Tab change the mode', async () => {
+  test('the mode picker and Alt+M change the mode', async () => {
     page = await newPage(browser, { ...desktop, colorScheme: 'dark' });
     await page.goto(`${server.url}/?token=${server.token}`);
     await page.locator('.conn[data-state="open"]').waitFor({ timeout: waitMs });
@@ -88,11 +88,11 @@ describe('chat settings, plans and rules with the real Claude CLI', { timeout: 4
     await waitMode('Plan');
     assert.equal((await worker()).permissionMode, 'plan');
 
-    // Keyboard: Shift+Tab in the message box cycles plan → default → acceptEdits.
+    // Keyboard: Alt+M cycles plan → default → acceptEdits (Shift+Tab moves the focus).
     await pane().locator('.chat-input').focus();
-    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Alt+m');
     await waitMode('Ask before edits');
-    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Alt+m');
     await waitMode('Accept edits');
     assert.equal((await worker()).permissionMode, 'acceptEdits');
     // And through the menu with the keyboard alone.

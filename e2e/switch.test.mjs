@@ -103,7 +103,7 @@ describe('switching between chat and terminal with the real Claude CLI', { timeo
 
   test('Open in terminal: Claude’s TUI takes a turn', async () => {
     await page.getByRole('button', { name: 'Open in terminal' }).click();
-    await page.locator('.tab.selected', { hasText: 'claude' }).waitFor({ timeout: waitMs });
+    await page.locator('.tab.selected[data-kind="pty-agent"]', { hasText: 'Terminal' }).waitFor({ timeout: waitMs });
     await page.locator('.pane-terminal:not([hidden])').waitFor({ timeout: waitMs });
     await waitTerminal(/\? for shortcuts|❯|│ >/);
     // The "starting" cover went once the TUI drew its screen.
@@ -156,7 +156,7 @@ describe('switching between chat and terminal with the real Claude CLI', { timeo
   test('Back to chat: both earlier turns, then a turn with all of them', async () => {
     const terminalTab = await page.locator('.tab.selected').getAttribute('data-wid');
     await page.getByRole('button', { name: 'Back to chat' }).click();
-    await page.locator(`.tab.selected:not([data-wid="${terminalTab}"])`, { hasText: 'chat' }).waitFor({ timeout: waitMs });
+    await page.locator(`.tab.selected[data-kind="sdk"]:not([data-wid="${terminalTab}"])`, { hasText: 'Chat' }).waitFor({ timeout: waitMs });
     try {
       await chat().locator('.chat-user', { hasText: 'hello' }).waitFor({ timeout: waitMs });
       await chat().locator('.chat-user.from-terminal', { hasText: 'from the terminal' }).waitFor({ timeout: waitMs });
@@ -174,7 +174,7 @@ describe('switching between chat and terminal with the real Claude CLI', { timeo
 
     // The first chat tab: its history is readable, its composer disabled with a hint.
     await page.locator('.history-btn').click();
-    await page.locator('.history-item', { hasText: ' · chat · ' }).click();
+    await page.locator('.history-item[data-kind="sdk"]', { hasText: /^Chat · / }).click();
     await page.locator('.tab.selected.read-only').waitFor({ timeout: waitMs });
     const old = chat();
     await old.locator('.chat-text', { hasText: echoRe('hello') }).waitFor({ timeout: waitMs });

@@ -47,7 +47,7 @@ describe('agentdesk in a browser', { timeout: 120_000 }, () => {
     await page.locator('.session-row.current .session-cwd', { hasText: cwd }).waitFor();
 
     await page.getByRole('button', { name: 'Add worker' }).click();
-    await page.getByRole('menuitem', { name: 'Terminal', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Shell', exact: true }).click();
     await page.waitForURL(/\/s\/[^/]+\/w\/[^/]+$/);
     await page.getByRole('tab', { selected: true }).waitFor();
     await page.locator('.pane-terminal:not([hidden]) .term-status[data-state="open"]').waitFor();

@@ -143,8 +143,11 @@ describe('tool cards with the real Claude CLI', { timeout: 400_000 }, () => {
     assert.equal(await write.locator('.tk-k', { hasText: 'def' }).count(), 1, 'python keywords are highlighted');
     const edit = pane().locator('.chat-tool[data-tool="Edit"]');
     await edit.locator('.tool-result').waitFor({ timeout: waitMs });
-    // Rows as [old number, new number, sign, text], from the result's structuredPatch.
-    const rows = await edit.locator('.dl').evaluateAll((els) => els.map((e) => [...e.children].map((c) => c.textContent)));
+    // Rows as [old number, new number, sign, text], from the result's structuredPatch
+    // (the words only screen readers read, "added" and "removed", left out).
+    const rows = await edit.locator('.dl').evaluateAll((els) => els.map((e) => [...e.children].map((c) =>
+      [...c.childNodes].filter((n) => !n.classList?.contains('tool-sr')).map((n) => n.textContent).join(''))));
+    assert.deepEqual(await edit.locator('.dl[data-kind="del"] .tool-sr').allTextContents(), ['removed']);
     const del = rows.filter((r) => r[2] === '-');
     const add = rows.filter((r) => r[2] === '+');
     assert.deepEqual(del, [['2', '', '-', '    return "hello " + name']]);
@@ -154,11 +157,12 @@ describe('tool cards with the real Claude CLI', { timeout: 400_000 }, () => {
     await edit.scrollIntoViewIfNeeded();
     await shot('edit-diff-desktop');
 
-    // The file path opens the file in the session's Diff tab.
+    // The file path opens the file in the session's Files tab (added by the click).
     const chatId = await pane().getAttribute('data-worker-id');
     await edit.locator('a.tool-file', { hasText: 'hello.py' }).click();
-    const diff = page.locator('.pane-diff:not([hidden])');
-    await diff.locator('[data-path="hello.py"][aria-selected="true"]').waitFor({ timeout: waitMs });
+    const files = page.locator('.pane-files:not([hidden])');
+    await files.locator('.fv-title', { hasText: 'hello.py' }).waitFor({ timeout: waitMs });
+    await files.locator('.fv-line', { hasText: 'Say hello' }).waitFor({ timeout: waitMs });
     await page.locator(`#tab-${chatId}`).click();
     await pane().waitFor({ timeout: waitMs });
   });

@@ -145,7 +145,7 @@ describe('dialogs, worktrees and messages', { timeout: 400_000 }, () => {
     const err = p.locator('#ns-error');
     await err.waitFor();
     const text = await err.innerText();
-    assert.equal(text, 'The cwd "/no/such/dir" does not exist or cannot be read.');
+    assert.equal(text, 'The folder "/no/such/dir" does not exist or cannot be read.');
     assert.doesNotMatch(text, /: (invalid|conflict|not found)\b/);
     assert.deepEqual(p.errors.filter((e) => !/status of 400/.test(e)), []);
     await p.context().close();
@@ -174,7 +174,7 @@ describe('dialogs, worktrees and messages', { timeout: 400_000 }, () => {
 
     await sw.click();
     await dialog(p).getByRole('button', { name: 'Interrupt and switch' }).click();
-    await p.locator('.tab.selected', { hasText: 'claude' }).waitFor();
+    await p.locator('.tab.selected[data-kind="pty-agent"]', { hasText: 'Terminal' }).waitFor();
     await p.locator('.switch-agent', { hasText: 'Back to chat' }).waitFor();
     const history = p.locator('.history-btn');
     await history.waitFor();

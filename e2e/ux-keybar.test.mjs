@@ -49,11 +49,11 @@ describe('the terminal key bar and pane header', { timeout: 300_000 }, () => {
     const bar = page.locator(`${pane} .keybar`);
     assert.equal(await bar.isVisible(), true, 'shown by default on a touch screen');
     const key = (name) => bar.getByRole('button', { name, exact: true });
-    for (const name of ['Escape', 'Tab', 'Shift+Tab (Claude Code: next mode)']) await key(name).tap();
-    await key('Control (applies to the next key)').tap();
-    assert.equal(await key('Control (applies to the next key)').getAttribute('aria-pressed'), 'true', 'Ctrl sticks');
+    for (const name of ['Esc (Escape)', 'Tab', 'Shift+Tab (Claude Code: next mode)']) await key(name).tap();
+    await key('Ctrl (Control, applies to the next key)').tap();
+    assert.equal(await key('Ctrl (Control, applies to the next key)').getAttribute('aria-pressed'), 'true', 'Ctrl sticks');
     await page.keyboard.type('a'); // from the keyboard: goes as Ctrl+A
-    assert.equal(await key('Control (applies to the next key)').getAttribute('aria-pressed'), 'false', 'Ctrl applies once');
+    assert.equal(await key('Ctrl (Control, applies to the next key)').getAttribute('aria-pressed'), 'false', 'Ctrl applies once');
     for (const name of ['Up', 'Down', 'Left', 'Right', '|', '~', '/']) await key(name).tap();
     assert.equal(await focusInTerminal(page), true, 'the terminal keeps the focus (the on-screen keyboard stays)');
     await page.keyboard.press('Enter');
@@ -111,7 +111,7 @@ describe('the terminal key bar and pane header', { timeout: 300_000 }, () => {
     await page.locator(`${pane} .term-status[data-state="open"]`).waitFor();
     const cover = page.locator(`${pane} .term-starting`);
     await cover.waitFor();
-    assert.match(await cover.innerText(), /Starting the terminal/);
+    assert.match(await cover.innerText(), /Starting the shell/);
     await page.locator(`${pane} .xterm-helper-textarea`).focus();
     await page.keyboard.type('ok');
     await page.keyboard.press('Enter');

@@ -110,7 +110,7 @@ describe('layout at phone and desktop size', { timeout: 600_000 }, () => {
       await page.locator('.pane-diff:not([hidden]) .df-section').first().waitFor();
       problems.push(...await check(page, size, 'diff'));
       await page.getByRole('button', { name: 'Add worker' }).click();
-      await page.getByRole('menuitem', { name: 'Terminal', exact: true }).waitFor();
+      await page.getByRole('menuitem', { name: 'Shell', exact: true }).waitFor();
       problems.push(...await check(page, size, 'add-menu'));
       await page.keyboard.press('Escape');
       if (size === 'phone') await page.getByRole('button', { name: 'Sessions', exact: true }).click();
@@ -185,7 +185,7 @@ describe('layout at phone and desktop size', { timeout: 600_000 }, () => {
     for (let i = 0; i < 3; i++) {
       const before = page.url();
       await page.getByRole('button', { name: 'Add worker' }).click();
-      await page.getByRole('menuitem', { name: 'Terminal', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'Shell', exact: true }).click();
       // The previous terminal's pane is open too until the route moves to
       // the new worker: wait for the route first.
       await page.waitForURL((u) => u.href !== before);

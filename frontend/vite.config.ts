@@ -26,6 +26,20 @@ function keepGitkeep(): Plugin {
   };
 }
 
+// The tools client (src/tools/client.js, which the app bundles too) is also
+// served as it is at /tools-client.js, for other pages and programs that
+// give the agent tools (docs/api-extensions.md, "Tools from the browser").
+function toolsClient(): Plugin {
+  return {
+    name: 'agentdesk-tools-client',
+    apply: 'build',
+    generateBundle() {
+      const source = readFileSync(resolve(root, 'src/tools/client.js'), 'utf8');
+      this.emitFile({ type: 'asset', fileName: 'tools-client.js', source });
+    },
+  };
+}
+
 // The service worker (sw.js, a template at the frontend root) caches the app
 // shell: this build's assets, the public files and the page. Its list and a
 // version derived from it are written into dist/sw.js, so every build that
@@ -56,7 +70,7 @@ function serviceWorker(): Plugin {
 export default defineConfig({
   root,
   base: '/',
-  plugins: [keepGitkeep(), serviceWorker()],
+  plugins: [keepGitkeep(), toolsClient(), serviceWorker()],
   build: {
     outDir,
     emptyOutDir: true,

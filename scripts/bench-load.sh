@@ -8,6 +8,8 @@
 #   FLOOD_RATE=20000 scripts/bench-load.sh sdk-fanout --tabs 1,10  # latency
 #   FLOOD=20000 scripts/bench-load.sh catchup --messages 1000,10000,100000
 #   BIG=12x30000000 scripts/bench-load.sh big --tabs 1   # BIG_KIND=tool|text|mixed
+#   scripts/bench-load.sh upload --parallel 4             # 30 MiB of attachments each
+#   scripts/bench-load.sh adopt --adopt-lines 4 --adopt-bytes 30000000
 #   AGENT=codex FLOOD=2000 scripts/bench-load.sh sdk-fanout --tabs 1,10
 # With AGENT=codex the chat is a Codex chat: the real, pinned Codex CLI
 # (node_modules/.bin/codex) against the fake Responses API
@@ -68,4 +70,6 @@ for _ in $(seq 100); do
 done
 [[ -n $url ]] || { echo "agentdesk printed no URL" >&2; cat "$tmp/log" >&2; exit 1; }
 echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), agent ${AGENT:-sdk}, FLOOD=${FLOOD:-default} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-unpaced}${BIG:+ FAKECLAUDE_BIG=$BIG ${BIG_KIND:-mixed}}"
-"$tmp/agentdesk-load" --url "$url" --pid "$pid" --scenario "$scenario" "$@"
+extra=()
+[[ $scenario == adopt ]] && extra=(--claude-config "$tmp/home/.claude")
+"$tmp/agentdesk-load" --url "$url" --pid "$pid" --scenario "$scenario" "${extra[@]}" "$@"

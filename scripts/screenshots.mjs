@@ -91,6 +91,7 @@ async function main() {
       }
     }
     console.log(`screenshots in ${out}`);
+    console.log(`requests Chromium tried to send off the machine (refused by the proxy): ${browser.refused.length}`);
   } finally {
     await browser.close();
     await server.dispose();

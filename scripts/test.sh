@@ -26,8 +26,7 @@ npm run build
 built=$?
 record "frontend type check and build" $built
 if [ $built -eq 0 ]; then
-  gz=$(cat frontend/dist/assets/*.js | gzip -9 | wc -c)
-  echo "frontend JavaScript, gzipped: $gz bytes"
+  bash scripts/bench-bundle.sh | tail -2
 fi
 
 step "gofmt and go vet"

@@ -40,16 +40,18 @@ func (a attentionAPI) seen(c echo.Context) error {
 }
 
 // permissionAnswer is the body of POST …/permissions/:rid, the REST twin
-// of the sdk socket's permission-response frame.
+// of the sdk socket's permission-response frame, updatedPermissions
+// included (a plan approved in a mode, "Always allow").
 type permissionAnswer struct {
-	Behavior     string          `json:"behavior"`
-	Message      string          `json:"message"`
-	UpdatedInput json.RawMessage `json:"updatedInput"`
+	Behavior           string          `json:"behavior"`
+	Message            string          `json:"message"`
+	UpdatedInput       json.RawMessage `json:"updatedInput"`
+	UpdatedPermissions json.RawMessage `json:"updatedPermissions"`
 }
 
 type permissionResponder interface {
 	PendingRequests() []json.RawMessage
-	RespondPermission(requestID, behavior, message string, updatedInput json.RawMessage) error
+	AnswerPermission(requestID, behavior, message string, updatedInput, updatedPermissions json.RawMessage) error
 }
 
 func (a attentionAPI) answerPermission(c echo.Context) error {
@@ -68,7 +70,7 @@ func (a attentionAPI) answerPermission(c echo.Context) error {
 	if !attention.HasRequest(pr.PendingRequests(), rid) {
 		return newError(http.StatusNotFound, wire.CodeNotFound, "no permission request "+rid+" is waiting; it was answered or its turn ended")
 	}
-	if err := pr.RespondPermission(rid, req.Behavior, req.Message, req.UpdatedInput); err != nil {
+	if err := pr.AnswerPermission(rid, req.Behavior, req.Message, req.UpdatedInput, req.UpdatedPermissions); err != nil {
 		return fromDomain(err)
 	}
 	a.att.Refresh()

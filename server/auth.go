@@ -1,7 +1,9 @@
 package server
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"net/http"
 	"strings"
 
@@ -10,9 +12,18 @@ import (
 	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
-// cookieName holds the token after a login. HttpOnly keeps it from page
-// scripts; SameSite=Strict keeps other sites from riding on it.
-const cookieName = "agentdesk_token"
+// cookieName names the cookie that holds the token after a login:
+// agentdesk_ and 16 hex digits of a hash of the token. Browsers keep
+// cookies by host, not by port, so two agentdesk instances on one host
+// (two ports, two tokens) with one name would overwrite each other's
+// cookie at every login; with a name per token each keeps its own, and
+// instances that share a token share the cookie too. The hash says nothing
+// the cookie's value does not. HttpOnly keeps it from page scripts;
+// SameSite=Strict keeps other sites from riding on it.
+func cookieName(token string) string {
+	h := sha256.Sum256([]byte("agentdesk login cookie\x00" + token))
+	return "agentdesk_" + hex.EncodeToString(h[:8])
+}
 
 // validToken compares in constant time, so the token cannot be guessed
 // byte by byte from response timings.
@@ -21,15 +32,15 @@ func (s *Server) validToken(t string) bool {
 }
 
 // requestToken returns the token a request carries: a Bearer header, else
-// the login cookie.
-func requestToken(r *http.Request) string {
+// the login cookie of this server.
+func (s *Server) requestToken(r *http.Request) string {
 	if h := r.Header.Get("Authorization"); h != "" {
 		if t, ok := strings.CutPrefix(h, "Bearer "); ok {
 			return strings.TrimSpace(t)
 		}
 		return ""
 	}
-	if c, err := r.Cookie(cookieName); err == nil {
+	if c, err := r.Cookie(cookieName(s.token)); err == nil {
 		return c.Value
 	}
 	return ""
@@ -52,7 +63,7 @@ func public(r *http.Request) bool {
 // unauthenticated connections.
 func (s *Server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if s.validToken(requestToken(c.Request())) {
+		if s.validToken(s.requestToken(c.Request())) {
 			trustConn(c.Request())
 			return next(c)
 		}
@@ -70,7 +81,7 @@ func (s *Server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) setCookie(c echo.Context) {
 	trustConn(c.Request())
 	c.SetCookie(&http.Cookie{
-		Name:     cookieName,
+		Name:     cookieName(s.token),
 		Value:    s.token,
 		Path:     "/",
 		HttpOnly: true,

@@ -19,8 +19,8 @@ func TestAuthRefusals(t *testing.T) {
 		{"token with suffix", []string{"Authorization", "Bearer " + testToken + "0"}, 401},
 		{"not bearer", []string{"Authorization", "Basic " + testToken}, 401},
 		{"bearer", nil, 200},
-		{"cookie", []string{"Authorization", "", "Cookie", cookieName + "=" + testToken}, 200},
-		{"wrong cookie", []string{"Authorization", "", "Cookie", cookieName + "=x"}, 401},
+		{"cookie", []string{"Authorization", "", "Cookie", cookieName(testToken) + "=" + testToken}, 200},
+		{"wrong cookie", []string{"Authorization", "", "Cookie", cookieName(testToken) + "=x"}, 401},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestHealthAndLogin(t *testing.T) {
 func checkCookie(t *testing.T, h http.Header) {
 	t.Helper()
 	sc := h.Get("Set-Cookie")
-	for _, want := range []string{cookieName + "=" + testToken, "HttpOnly", "SameSite=Strict", "Path=/"} {
+	for _, want := range []string{cookieName(testToken) + "=" + testToken, "HttpOnly", "SameSite=Strict", "Path=/"} {
 		if !strings.Contains(sc, want) {
 			t.Fatalf("cookie %q lacks %q", sc, want)
 		}
@@ -159,7 +159,7 @@ func TestSocketRefusals(t *testing.T) {
 	}{
 		{"no token", []string{"Authorization", ""}},
 		{"wrong token", []string{"Authorization", "Bearer nope"}},
-		{"cross-site hijacking", []string{"Origin", "https://evil.example", "Authorization", "", "Cookie", cookieName + "=" + testToken}},
+		{"cross-site hijacking", []string{"Origin", "https://evil.example", "Authorization", "", "Cookie", cookieName(testToken) + "=" + testToken}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

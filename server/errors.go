@@ -45,6 +45,8 @@ func fromDomain(err error) *apiError {
 		return newError(http.StatusBadRequest, wire.CodeInvalidField, fieldSentence(fe))
 	case errors.Is(err, worker.ErrNotFound):
 		return newError(http.StatusNotFound, wire.CodeNotFound, err.Error())
+	case errors.Is(err, wire.ErrStale):
+		return newError(http.StatusPreconditionFailed, wire.CodeConflict, err.Error())
 	case errors.Is(err, worker.ErrAgentBusy):
 		return newError(http.StatusConflict, wire.CodeAgentBusy, err.Error())
 	case errors.Is(err, worker.ErrConflict), errors.Is(err, worker.ErrNotRunning):
@@ -114,8 +116,11 @@ func codeStatus(code wire.Code) int {
 	if code.Upstream() {
 		return http.StatusBadGateway
 	}
-	if code == wire.CodeTooLarge {
+	switch code {
+	case wire.CodeTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case wire.CodeForbidden:
+		return http.StatusForbidden
 	}
 	return http.StatusBadRequest
 }
@@ -146,14 +151,37 @@ func bind(c echo.Context, v any) error {
 // bindMax is bind with a body limit of max bytes (POST …/input takes
 // attachments: wire.MaxInputBody).
 func bindMax(c echo.Context, v any, max int64) error {
+	data, err := readBody(c, max)
+	if err != nil {
+		return err
+	}
+	return decodeBody(data, v)
+}
+
+// readBody reads a request's body of at most max bytes, into one buffer
+// of its announced length.
+func readBody(c echo.Context, max int64) ([]byte, error) {
 	r := c.Request()
 	if r.ContentLength > max {
-		return tooLargeBody(max)
+		return nil, tooLargeBody(max)
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, max))
-	if err != nil {
-		return decodeError(err)
+	body := http.MaxBytesReader(c.Response(), r.Body, max)
+	if r.ContentLength <= 0 { // unknown: as it comes
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return nil, decodeError(err)
+		}
+		return data, nil
 	}
+	data := make([]byte, r.ContentLength) // net/http reads no further
+	if _, err := io.ReadFull(body, data); err != nil {
+		return nil, decodeError(err)
+	}
+	return data, nil
+}
+
+// decodeBody decodes data into v, strictly (see bind).
+func decodeBody(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/agentdesk/agentdesk/worker/gitops"
 	"github.com/agentdesk/agentdesk/worker/notify"
 	"github.com/agentdesk/agentdesk/worker/review"
+	"github.com/agentdesk/agentdesk/worker/tools"
 	"github.com/coder/websocket"
 	"go.uber.org/goleak"
 )
@@ -63,6 +64,7 @@ type env struct {
 	mgr     *worker.Manager
 	att     *attention.List
 	push    *notify.Service
+	tools   *tools.Service
 	srv     *Server
 	ts      *httptest.Server
 	kinds   map[worker.Kind]worker.Factory
@@ -97,6 +99,8 @@ func (e *env) start() {
 	e.att = attention.New(attention.Options{Manager: e.mgr, Store: store, OnNew: e.push.Notify, Legacy: filepath.Join(e.dir, "attention.json")})
 	e.push.Start()
 	e.att.Start()
+	e.tools = tools.New(tools.Options{Sessions: e.mgr, Push: e.push})
+	e.tools.Start()
 	e.srv, err = New(e.options())
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +116,8 @@ func (e *env) options() Options {
 		Manager: e.mgr, Token: testToken, Loopback: true, Frontend: testFrontend,
 		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
 		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr), Attention: e.att, Push: e.push,
-		Adopt: adopt.New(e.mgr), Files: worker.NewFileList(e.mgr),
+		Adopt: adopt.New(e.mgr), Files: worker.NewFileList(e.mgr), Trees: worker.NewTrees(e.mgr), Tools: e.tools,
+		MCP: worker.NewMCPServers(e.mgr),
 	}
 }
 
@@ -132,6 +137,7 @@ func (e *env) stop() {
 		e.t.Errorf("close manager: %v", err)
 	}
 	e.att.Close()
+	e.tools.Close()
 	e.push.Close()
 	if err := e.store.Close(); err != nil {
 		e.t.Errorf("close store: %v", err)

@@ -63,7 +63,9 @@ type queueAddRequest struct {
 func (a queueAPI) add(c echo.Context) error {
 	var req queueAddRequest
 	// It takes attachments, as POST …/input does: the same body limit.
-	if err := bindMax(c, &req, wire.MaxInputBody); err != nil {
+	done, err := a.s.bindInput(c, &req, &req.Attachments)
+	defer done()
+	if err != nil {
 		return err
 	}
 	if req.Content == nil {

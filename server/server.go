@@ -26,6 +26,7 @@ import (
 	"github.com/agentdesk/agentdesk/worker/gitops"
 	"github.com/agentdesk/agentdesk/worker/notify"
 	"github.com/agentdesk/agentdesk/worker/review"
+	"github.com/agentdesk/agentdesk/worker/tools"
 )
 
 // Version is reported by /api/health.
@@ -56,12 +57,15 @@ type Options struct {
 	Repos     *worker.Repos
 	Usage     *worker.Usage
 	Files     *worker.FileList
+	Trees     *worker.Trees // the Files tab's view of a session's folder; nil: over Manager
 	Review    *review.Service
 	Git       *gitops.Service
 	Attention *attention.List
 	Adopt     *adopt.Service
 	Search    *find.Finder    // nil: GET /api/search answers 503
 	Push      *notify.Service // nil: push is off
+	Tools     *tools.Service  // nil: the tool bridge is off
+	MCP       *worker.MCPServers
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -139,12 +143,19 @@ func (s *Server) routes(o Options) {
 	queueAPI{s}.routes(api)
 	usageAPI{o.Usage}.routes(api)
 	filesAPI{o.Files}.routes(api)
+	trees := o.Trees
+	if trees == nil {
+		trees = worker.NewTrees(o.Manager)
+	}
+	treeAPI{s: s, trees: trees}.routes(api)
 	settingsAPI{o.Settings}.routes(api)
 	reviewAPI{o.Review}.routes(api)
 	worktreesAPI{mgr: o.Manager, git: o.Git, repos: o.Repos}.routes(api)
 	attentionAPI{s: s, att: o.Attention}.routes(api)
 	searchAPI{mgr: o.Manager, find: o.Search}.routes(api)
 	pushAPI{o.Push}.routes(api)
+	toolsAPI{s: s, tools: o.Tools}.routes(e, api)
+	mcpAPI{o.MCP}.routes(api)
 	api.Any("/*", s.apiNotFound)
 
 	e.GET("/ws/app", s.appSocket)

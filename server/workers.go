@@ -106,7 +106,9 @@ type inputRequest struct {
 
 func (a workersAPI) input(c echo.Context) error {
 	var req inputRequest
-	if err := bindMax(c, &req, wire.MaxInputBody); err != nil {
+	done, err := a.s.bindInput(c, &req, &req.Attachments)
+	defer done()
+	if err != nil {
 		return err
 	}
 	if req.Content == nil {

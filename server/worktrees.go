@@ -32,7 +32,7 @@ func (a worktreesAPI) routes(api *echo.Group) {
 }
 
 func (a worktreesAPI) listWorktrees(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"worktrees": a.mgr.Worktrees(c.Request().Context())})
+	return c.JSON(http.StatusOK, map[string]any{"worktrees": worker.NewWorktrees(a.mgr).List(c.Request().Context())})
 }
 
 type cleanupRequest struct {
@@ -44,7 +44,7 @@ func (a worktreesAPI) cleanupWorktrees(c echo.Context) error {
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	res, err := a.mgr.CleanupWorktrees(c.Request().Context(), req.Paths)
+	res, err := worker.NewWorktrees(a.mgr).Cleanup(c.Request().Context(), req.Paths)
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func TestActivityOneSource(t *testing.T) {
 		defer close(reported)
 		env.Report.Activity(worker.ActivityStalled) // waits for its commit
 	}()
-	waitParked(t, "TestActivityOneSource.func", "persist.(*Store)")
+	waitParked(t, "TestActivityOneSource.func", "persist.(*Records)")
 	got, err := m.Worker(s.ID, w.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -48,6 +48,18 @@ func (m *Manager) ArchiveSession(ctx context.Context, sid string, force bool) (S
 	return m.changeSession(sid, func(s *Session) { s.Archived = true })
 }
 
+// restoreFailed logs a worker whose runtime could not be rebuilt at start.
+// An archived session's worktree was removed by design: a worker that
+// needs its folder (the diff) cannot be rebuilt there, and that is no
+// error (its record stays, stopped).
+func (m *Manager) restoreFailed(s Session, wid string, err error) {
+	if s.Archived && s.Worktree != nil && worktreeGone(s.Worktree.Path) {
+		m.log.Debug("archived session: worker not rebuilt, its worktree was removed", "worker", wid, "err", err)
+		return
+	}
+	m.log.Error("restore worker", "worker", wid, "err", err)
+}
+
 // worktreeGone reports whether a worktree's folder no longer exists (the
 // person removed it by hand): archiving then has nothing to remove.
 func worktreeGone(path string) bool {

@@ -83,6 +83,11 @@ type Env struct {
 	// Launcher starts the worker's processes (internal/launch); never nil
 	// in an Env the manager built.
 	Launcher launch.Launcher
+	// SpentUSD is what the session's conversation has cost so far, summed
+	// from the stored results of every agent process of the session (the
+	// budget of Limits.MaxBudgetUSD holds across restarts with it). nil in
+	// a validator's Env.
+	SpentUSD func() (float64, error)
 
 	trees *trees // follows recorded processes' descendants; nil: none
 }

@@ -161,7 +161,7 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 	m.mu.Unlock()
 	for _, ws := range st.workers {
 		if err := m.buildRuntime(ctx, st.s, ws, true); err != nil {
-			m.log.Error("restore worker", "worker", ws.info.ID, "err", err)
+			m.restoreFailed(st.s, ws.info.ID, err)
 		}
 	}
 	return nil

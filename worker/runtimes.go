@@ -54,6 +54,7 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 		Restored: restored,
 		Marker:   m.marker(wid),
 		Launcher: m.launcher,
+		SpentUSD: func() (float64, error) { return sessionCost(m.store, sid) },
 		trees:    m.trees,
 		Report:   reporter{m: m, sid: sid, wid: wid, from: kind},
 		SetClaudeSession: func(id string) {

@@ -30,6 +30,9 @@ type CreateSessionRequest struct {
 	// the next message resumes it. Options.Adoptable checks that it
 	// exists.
 	ClaudeSessionID string `json:"claudeSessionId"`
+	// AllowedTools and Limits are the agent worker's (WorkerRequest).
+	AllowedTools []string `json:"allowedTools"`
+	Limits
 }
 
 const maxTitle = 200
@@ -82,12 +85,17 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err != nil {
 		return Session{}, err
 	}
-	wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode}
+	wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode, AllowedTools: req.AllowedTools, Limits: req.Limits}
 	if req.Agent == AgentCodex {
 		wr.Agent = AgentCodex
 	}
-	if _, err := wr.info(); agent != "" && err != nil {
-		return Session{}, err // before anything is stored
+	if agent == "" && (len(req.AllowedTools) > 0 || !req.Limits.IsZero()) {
+		return Session{}, fieldErr("agent", "allowedTools and limits need an agent worker; leave agent out or set it to sdk")
+	}
+	if agent != "" {
+		if _, err := wr.info(); err != nil {
+			return Session{}, err // checked before anything is stored
+		}
 	}
 	var wt *Worktree
 	var setup string

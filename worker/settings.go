@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -12,6 +13,7 @@ import (
 type SettingsRequest struct {
 	Model          *string `json:"model"`
 	PermissionMode *string `json:"permissionMode"`
+	LimitsRequest
 }
 
 // Settings are what a person chose for an sdk worker's CLI; "" means not
@@ -22,9 +24,9 @@ type Settings struct {
 	PermissionMode string
 }
 
-// SettingsApplier is an agent runtime whose CLI takes a new model and
-// permission mode while it runs (set_model, set_permission_mode), and
-// starts with them later. An error wrapping ErrConflict says the CLI
+// SettingsApplier is an agent runtime whose agent takes a new model and
+// permission mode while it runs (through its driver), and starts with
+// them later. An error wrapping ErrConflict says the CLI
 // refused the change; nothing then changed.
 type SettingsApplier interface {
 	ApplySettings(ctx context.Context, next Settings) error
@@ -34,8 +36,8 @@ type SettingsApplier interface {
 const maxModelLen = 200
 
 func (r SettingsRequest) validate() error {
-	if r.Model == nil && r.PermissionMode == nil {
-		return fieldErr("model", "send model, permissionMode or both")
+	if r.Model == nil && r.PermissionMode == nil && r.LimitsRequest.empty() {
+		return fieldErr("model", "send at least one of model, permissionMode, appendSystemPrompt, maxTurns, maxBudgetUsd, allowedTools, disallowedTools, addDirs")
 	}
 	if r.PermissionMode != nil && *r.PermissionMode == "" {
 		return fieldErr("permissionMode", "must not be empty")
@@ -57,10 +59,12 @@ type AgentSettings struct{ m *Manager }
 // NewAgentSettings returns the settings of m's agent workers.
 func NewAgentSettings(m *Manager) *AgentSettings { return &AgentSettings{m: m} }
 
-// Update changes an sdk worker's model and permission mode: a
-// running CLI gets them first (a refusal changes nothing), then they are
-// stored with the worker and broadcast as worker-updated; a CLI started
-// later gets them as flags. Settings changes are serialised with switches.
+// Update changes an sdk worker's model and permission mode, limits and
+// allowed tools: a running CLI gets the model and mode first (a refusal
+// changes nothing), then everything is stored with the worker and
+// broadcast as worker-updated; the runtime gets changed limits
+// (LimitsSetter), which hold from its agent's next start. Settings
+// changes are serialised with switches.
 func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req SettingsRequest) (Info, error) {
 	if err := req.validate(); err != nil {
 		return Info{}, err
@@ -76,7 +80,7 @@ func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req Setting
 		return Info{}, err
 	}
 	if info.Kind != KindSDK {
-		return Info{}, fieldErr("model", "only chat (sdk) workers take model and permissionMode changes")
+		return Info{}, fieldErr("model", "only chat (sdk) workers take settings and limits changes")
 	}
 	if info.Status == StatusStopped {
 		return Info{}, fmt.Errorf("this worker no longer drives the conversation: %w", ErrConflict)
@@ -86,9 +90,9 @@ func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req Setting
 			return Info{}, err
 		}
 	}
-	sa, ok := rt.(SettingsApplier)
-	if !ok {
-		return Info{}, fmt.Errorf("the worker is still starting; try again: %w", ErrConflict)
+	limits, allowed, err := req.LimitsRequest.apply(info.Limits, info.AllowedTools)
+	if err != nil {
+		return Info{}, err
 	}
 	cur := Settings{Model: info.Model, PermissionMode: info.PermissionMode}
 	next := cur
@@ -98,21 +102,40 @@ func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req Setting
 	if req.PermissionMode != nil {
 		next.PermissionMode = *req.PermissionMode
 	}
-	if next == cur {
+	limitsChanged := req.LimitsRequest.changes(info.Limits, info.AllowedTools, limits, allowed)
+	if next == cur && !limitsChanged {
 		return info, nil
 	}
-	if err := sa.ApplySettings(ctx, next); err != nil {
-		return Info{}, err
+	return a.commitSettings(ctx, info, rt, cur, next, limits, allowed, limitsChanged)
+}
+
+// commitSettings applies a settings change to the running CLI, stores it
+// with the limits, and gives the runtime changed limits.
+func (a *AgentSettings) commitSettings(ctx context.Context, info Info, rt Runtime, cur, next Settings, limits Limits, allowed []string, limitsChanged bool) (Info, error) {
+	sa, ok := rt.(SettingsApplier)
+	if next != cur && !ok {
+		return Info{}, fmt.Errorf("the worker is still starting; try again: %w", ErrConflict)
 	}
-	saved, err := a.m.commitWorker(sid, wid, origin{by: byManager}, func(i *Info) {
+	if next != cur {
+		if err := sa.ApplySettings(ctx, next); err != nil {
+			return Info{}, err
+		}
+	}
+	saved, err := a.m.commitWorker(info.SessionID, info.ID, origin{by: byManager}, func(i *Info) {
 		i.Model, i.PermissionMode = next.Model, next.PermissionMode
+		i.Limits, i.AllowedTools = limits.clone(), slices.Clone(allowed)
 	})
 	if err != nil {
-		// Not stored: put the CLI back, so that the answer tells the truth.
-		if rerr := sa.ApplySettings(context.WithoutCancel(ctx), cur); rerr != nil {
-			a.m.log.Error("restore settings after a failed store", "worker", wid, "err", rerr)
+		if next != cur {
+			// Not stored: put the CLI back, so that the answer tells the truth.
+			if rerr := sa.ApplySettings(context.WithoutCancel(ctx), cur); rerr != nil {
+				a.m.log.Error("restore settings after a failed store", "worker", info.ID, "err", rerr)
+			}
 		}
 		return Info{}, err
+	}
+	if ls, ok := rt.(LimitsSetter); ok && limitsChanged {
+		ls.SetLimits(limits.clone(), slices.Clone(allowed))
 	}
 	return saved, nil
 }

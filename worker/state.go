@@ -64,6 +64,7 @@ func (t *table) sessionsLocked() []Session {
 func (st *sessionState) snapshot() Session {
 	s := st.s
 	s.Branch = headBranch(s.Cwd)
+	s.MCPServers = maskedServers(s.MCPServers)
 	s.Workers = make([]Info, 0, len(st.workers))
 	for _, ws := range st.workers {
 		s.Workers = append(s.Workers, ws.view())
@@ -102,6 +103,7 @@ func (i Info) clone() Info {
 		c.Current = &cur
 	}
 	c.AllowedTools = append([]string(nil), i.AllowedTools...)
+	c.Limits = i.Limits.clone()
 	c.Command = append([]string(nil), i.Command...)
 	return c
 }

@@ -53,7 +53,8 @@ func (m *Manager) Switch(ctx context.Context, sid string, req SwitchRequest) (In
 	}
 	return m.CreateWorker(ctx, sid, WorkerRequest{
 		Kind: req.To, Model: curInfo.Model, PermissionMode: curInfo.PermissionMode, AllowedTools: curInfo.AllowedTools,
-		inherit: curInfo.Current,
+		Limits:  curInfo.Limits.clone(),
+		inherit: curInfo.Current, carried: true,
 	})
 }
 

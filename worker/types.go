@@ -14,7 +14,11 @@
 // own conversations) and find (search).
 package worker
 
-import "time"
+import (
+	"time"
+
+	"github.com/agentdesk/agentdesk/internal/toolbridge"
+)
 
 // Kind names a worker kind.
 type Kind string
@@ -25,6 +29,9 @@ const (
 	KindPTYAgent Kind = "pty-agent"
 	KindTerminal Kind = "terminal"
 	KindGitDiff  Kind = "git-diff"
+	// KindFiles is the Files tab (docs/api-extensions.md): it starts no
+	// process; its socket tells which open folders changed.
+	KindFiles Kind = "files"
 )
 
 // IsAgent reports whether the kind drives the session's Claude conversation.
@@ -79,6 +86,7 @@ type Info struct {
 	Cols           int      `json:"cols,omitempty"`           // terminal, pty-agent
 	Rows           int      `json:"rows,omitempty"`           // terminal, pty-agent
 	Base           string   `json:"base,omitempty"`           // git-diff: the commit-ish asked for
+	Limits                  // sdk, pty-agent: limits and the appended prompt (agentlimits.go)
 	// Current is what the agent's CLI reported it runs with (sdk), nil
 	// until it reported. Model and PermissionMode above stay what the
 	// person chose ("" when nothing was chosen: the CLI's own settings
@@ -126,6 +134,9 @@ type Session struct {
 	// Archived: the session's worktree was removed and its workers
 	// stopped; it stays readable (ArchiveSession).
 	Archived bool `json:"archived"`
+	// MCPServers are the MCP servers the session's agent runs
+	// (mcpservers.go); the API shows their secrets masked.
+	MCPServers []MCPServer `json:"mcpServers"`
 }
 
 // Config holds the server-wide settings workers need.
@@ -139,4 +150,7 @@ type Config struct {
 	// StallAfter is how long a running turn may go without progress
 	// before its activity is ActivityStalled; 0 disables the watchdog.
 	StallAfter time.Duration
+	// Tools is the tool bridge's registry (worker/tools): the chat's agent
+	// hosts agentdesk's MCP server on it. nil: no tool bridge.
+	Tools *toolbridge.Registry
 }

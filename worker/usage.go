@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/usage"
 	"github.com/agentdesk/agentdesk/internal/wire"
+	"github.com/agentdesk/agentdesk/persist"
 )
 
 // RateLimitState is the subscription limiter's state as a worker's CLI
@@ -110,7 +111,7 @@ type UsageRow struct {
 
 // Report rolls up the stored usage records in q's range. Its cost is the
 // number of turns in the range: it reads the per-turn records the sdk
-// workers keep (worker/sdk/meter.go), never the message logs.
+// workers keep (worker/chat/meter.go), never the message logs.
 func (u *Usage) Report(q UsageQuery) (UsageReport, error) {
 	var recs []usage.Record
 	err := u.m.store.UsageRange(q.From, q.To, func(v []byte) error {
@@ -138,4 +139,26 @@ func (u *Usage) Report(q UsageQuery) (UsageReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// SessionCost is what session sid's agents have cost, over every stored
+// result (GET /api/usage's figures).
+func (u *Usage) SessionCost(sid string) (float64, error) { return sessionCost(u.m.store, sid) }
+
+// sessionCost sums the cost of every usage record of session sid.
+func sessionCost(store *persist.Store, sid string) (float64, error) {
+	var sum float64
+	err := store.UsageRange("0000-01-01", "9999-12-31", func(v []byte) error {
+		var rec usage.Record
+		if err := json.Unmarshal(v, &rec); err != nil {
+			return fmt.Errorf("decode usage record: %w", err)
+		}
+		if rec.Session == sid {
+			for _, t := range rec.Models {
+				sum += t.CostUSD
+			}
+		}
+		return nil
+	})
+	return sum, err
 }

@@ -23,11 +23,15 @@ type WorkerRequest struct {
 	Base           string   `json:"base"`
 	// Agent is a chat's agent: "claude" (or "") or "codex".
 	Agent string `json:"agent"`
+	Limits
 
 	// inherit is what the agent worker a switch retires ran with: the
 	// terminal view starts with it where the person chose nothing, so both
 	// views run the same (Switch).
 	inherit *Current
+	// carried: the limits come from the worker a switch retires, checked
+	// when they were set (a directory gone since does not stop a switch).
+	carried bool
 }
 
 func (r WorkerRequest) info() (Info, error) {
@@ -45,6 +49,11 @@ func (r WorkerRequest) info() (Info, error) {
 	if err := checkMode(agent, r.PermissionMode); r.Kind.IsAgent() && err != nil {
 		return i, err
 	}
+	limits, err := r.agentLimits()
+	if err != nil {
+		return i, err
+	}
+	i.Limits = limits
 	switch r.Kind {
 	case KindSDK:
 		i.Agent, i.Model, i.PermissionMode, i.AllowedTools = agent, r.Model, r.PermissionMode, r.AllowedTools
@@ -57,12 +66,31 @@ func (r WorkerRequest) info() (Info, error) {
 		i.Command, i.Cols, i.Rows = r.Command, r.Cols, r.Rows
 	case KindGitDiff:
 		i.Base = r.Base
+	case KindFiles:
 	case "":
-		return i, fieldErr("kind", "is required: one of sdk, pty-agent, terminal, git-diff")
+		return i, fieldErr("kind", "is required: one of sdk, pty-agent, terminal, git-diff, files")
 	default:
-		return i, fieldErr("kind", "unknown worker kind %q: use sdk, pty-agent, terminal or git-diff", r.Kind)
+		return i, fieldErr("kind", "unknown worker kind %q: use sdk, pty-agent, terminal, git-diff or files", r.Kind)
 	}
 	return i, nil
+}
+
+// agentLimits validates the request's limits and allowed tools: an agent
+// worker's options only.
+func (r WorkerRequest) agentLimits() (Limits, error) {
+	if !r.Kind.IsAgent() {
+		if !r.Limits.IsZero() {
+			return Limits{}, fieldErr("maxTurns", "limits (appendSystemPrompt, maxTurns, maxBudgetUsd, disallowedTools, addDirs) are options of agent workers (sdk, pty-agent) only")
+		}
+		return Limits{}, nil
+	}
+	if r.carried {
+		return r.Limits.clone(), nil
+	}
+	if err := checkToolRules("allowedTools", r.AllowedTools); err != nil {
+		return Limits{}, err
+	}
+	return r.Limits.check()
 }
 
 // startsWith is what a new pty-agent's CLI is started with: the choices,
@@ -187,17 +215,4 @@ func (t *table) drivingAgentLocked(st *sessionState) *workerState {
 		}
 	}
 	return nil
-}
-
-func (st *sessionState) defaultName(k Kind) string {
-	n := 0
-	for _, ws := range st.workers {
-		if ws.info.Kind == k {
-			n++
-		}
-	}
-	if n == 0 {
-		return string(k)
-	}
-	return fmt.Sprintf("%s %d", k, n+1)
 }

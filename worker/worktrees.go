@@ -22,11 +22,18 @@ type WorktreeEntry struct {
 	Error *string `json:"error"`
 }
 
-// Worktrees lists the worktrees of every session that is not archived,
+// Worktrees is the domain's service over the sessions' git worktrees:
+// the worktrees view, merging a session's branch back, cleaning up.
+type Worktrees struct{ m *Manager }
+
+// NewWorktrees returns the worktree service of m's sessions.
+func NewWorktrees(m *Manager) *Worktrees { return &Worktrees{m: m} }
+
+// List lists the worktrees of every session that is not archived,
 // newest session first.
-func (m *Manager) Worktrees(ctx context.Context) []WorktreeEntry {
+func (w *Worktrees) List(ctx context.Context) []WorktreeEntry {
 	out := []WorktreeEntry{}
-	for _, s := range m.Sessions() {
+	for _, s := range w.m.Sessions() {
 		if s.Worktree == nil || s.Archived {
 			continue
 		}
@@ -76,14 +83,14 @@ type MergeResult struct {
 	Head string `json:"head"` // the base branch's new commit
 }
 
-// MergeWorktree merges the session's worktree branch into its base branch
+// Merge merges the session's worktree branch into its base branch
 // in the repository's main work tree (gitrepo.MergeBack). A conflict comes
 // back as *gitrepo.ConflictError, the merge aborted.
-func (m *Manager) MergeWorktree(ctx context.Context, sid string, req MergeRequest) (MergeResult, error) {
+func (w *Worktrees) Merge(ctx context.Context, sid string, req MergeRequest) (MergeResult, error) {
 	if req.Mode != "merge" && req.Mode != "squash" {
 		return MergeResult{}, fieldErr("mode", `must be "merge" or "squash", got %q`, req.Mode)
 	}
-	wt, err := m.liveWorktree(sid)
+	wt, err := w.live(sid)
 	if err != nil {
 		return MergeResult{}, err
 	}
@@ -104,10 +111,10 @@ func (m *Manager) MergeWorktree(ctx context.Context, sid string, req MergeReques
 	return MergeResult{Base: base, Head: head}, nil
 }
 
-// liveWorktree returns the worktree of a session that has one and is not
+// live returns the worktree of a session that has one and is not
 // archived.
-func (m *Manager) liveWorktree(sid string) (Worktree, error) {
-	s, err := m.Session(sid)
+func (w *Worktrees) live(sid string) (Worktree, error) {
+	s, err := w.m.Session(sid)
 	if err != nil {
 		return Worktree{}, err
 	}
@@ -135,11 +142,11 @@ type CleanupKept struct {
 // maxCleanup bounds the paths of one cleanup request.
 const maxCleanup = 500
 
-// CleanupWorktrees removes each listed worktree that agentdesk made and
+// Cleanup removes each listed worktree that agentdesk made and
 // that is clean and merged into its base, checked here and now, whatever
 // the client saw; its session is archived. The branch is kept. Every other
 // path is kept, with the reason.
-func (m *Manager) CleanupWorktrees(ctx context.Context, paths []string) (CleanupResult, error) {
+func (w *Worktrees) Cleanup(ctx context.Context, paths []string) (CleanupResult, error) {
 	if len(paths) == 0 || len(paths) > maxCleanup {
 		return CleanupResult{}, fieldErr("paths", "must list 1 to %d worktree paths", maxCleanup)
 	}
@@ -150,7 +157,7 @@ func (m *Manager) CleanupWorktrees(ctx context.Context, paths []string) (Cleanup
 	}
 	res := CleanupResult{Removed: []string{}, Kept: []CleanupKept{}}
 	for _, p := range paths {
-		if reason := m.cleanupOne(ctx, filepath.Clean(p)); reason != "" {
+		if reason := w.cleanupOne(ctx, filepath.Clean(p)); reason != "" {
 			res.Kept = append(res.Kept, CleanupKept{Path: p, Reason: reason})
 		} else {
 			res.Removed = append(res.Removed, p)
@@ -160,8 +167,8 @@ func (m *Manager) CleanupWorktrees(ctx context.Context, paths []string) (Cleanup
 }
 
 // cleanupOne removes one worktree if it may go, or says why not.
-func (m *Manager) cleanupOne(ctx context.Context, path string) string {
-	s, ok := m.sessionOfWorktree(path)
+func (w *Worktrees) cleanupOne(ctx context.Context, path string) string {
+	s, ok := w.sessionOf(path)
 	if !ok {
 		return "not a worktree of a session (or its session is archived)"
 	}
@@ -176,17 +183,23 @@ func (m *Manager) cleanupOne(ctx context.Context, path string) string {
 		return fmt.Sprintf("its branch %s is not merged into %s", s.Worktree.Branch, base)
 	}
 	// RemoveWorktree checks for changes once more, as it removes.
-	if _, err := m.ArchiveSession(ctx, s.ID, false); err != nil {
+	if _, err := w.m.ArchiveSession(ctx, s.ID, false); err != nil {
 		return err.Error()
 	}
 	return ""
 }
 
-func (m *Manager) sessionOfWorktree(path string) (Session, bool) {
-	for _, s := range m.Sessions() {
+func (w *Worktrees) sessionOf(path string) (Session, bool) {
+	for _, s := range w.m.Sessions() {
 		if s.Worktree != nil && !s.Archived && filepath.Clean(s.Worktree.Path) == path {
 			return s, true
 		}
 	}
 	return Session{}, false
+}
+
+// MergeWorktree merges session sid's branch back (Worktrees.Merge), for
+// the git operations service, which knows the manager's sessions only.
+func (m *Manager) MergeWorktree(ctx context.Context, sid string, req MergeRequest) (MergeResult, error) {
+	return NewWorktrees(m).Merge(ctx, sid, req)
 }

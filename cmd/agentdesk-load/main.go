@@ -5,7 +5,8 @@
 //
 //	agentdesk-load --url 'http://127.0.0.1:7878/?token=…' --scenario sdk-fanout --tabs 1,10,100
 //
-// Scenarios: sdk-fanout, catchup, pty, sessions, echo, big (see each file). The server
+// Scenarios: sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt (see each
+// file; the last two in memory.go). The server
 // must run with --claude pointing at internal/testkit/fakeclaude and, for sdk-fanout
 // and catchup, FAKECLAUDE_FLOOD=<n> in its environment (scripts/bench-load.sh
 // does both); for big, FAKECLAUDE_BIG=<n>x<bytes>. With --agent codex, sdk-fanout
@@ -46,6 +47,10 @@ type config struct {
 	// sessions scenario
 	terminals, parallel int
 	keep                bool
+	// upload and adopt scenarios
+	uploadBytes            int
+	adoptLines, adoptBytes int
+	claudeConfig           string
 }
 
 func main() {
@@ -81,14 +86,18 @@ func run(args []string) error {
 		return runEcho(ctx, c, cfg)
 	case "big":
 		return runBig(ctx, c, cfg)
+	case "upload":
+		return runUpload(ctx, c, cfg)
+	case "adopt":
+		return runAdopt(ctx, c, cfg)
 	}
-	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big)", cfg.scenario)
+	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt)", cfg.scenario)
 }
 
 func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("agentdesk-load", flag.ContinueOnError)
 	rawURL := fs.String("url", "", "agentdesk start-up URL, with ?token=")
-	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big")
+	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big | upload | adopt")
 	agent := fs.String("agent", "sdk", "the chat's agent for sdk-fanout and catchup: sdk (Claude) or codex")
 	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty; big uses the first)")
 	msgs := fs.String("messages", "10000,100000", "stored message counts (catchup)")
@@ -98,8 +107,12 @@ func parseFlags(args []string) (config, error) {
 	ptyBytes := fs.Int("pty-bytes", 100_000_000, "bytes the terminal prints (pty)")
 	dur := fs.Duration("duration", 10*time.Minute, "cap on the whole run")
 	terminals := fs.Int("terminals", 2, "terminal workers per session (sessions)")
-	parallel := fs.Int("parallel", 1, "requests in flight creating sessions (sessions)")
+	parallel := fs.Int("parallel", 1, "requests in flight: creating sessions (sessions), messages with attachments (upload)")
 	keep := fs.Bool("keep", false, "leave the sessions in place at the end (sessions)")
+	uploadBytes := fs.Int("upload-bytes", 30<<20, "attachment bytes per message, decoded (upload)")
+	adoptLines := fs.Int("adopt-lines", 4, "lines of the adopted session file (adopt)")
+	adoptBytes := fs.Int("adopt-bytes", 30_000_000, "bytes of text per line (adopt)")
+	claudeConfig := fs.String("claude-config", "", "the server's claude config directory, where adopt writes its session file")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -107,7 +120,8 @@ func parseFlags(args []string) (config, error) {
 		return config{}, fmt.Errorf("--agent %q: want sdk or codex", *agent)
 	}
 	cfg := config{scenario: *scenario, agent: *agent, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
-		terminals: max(*terminals, 0), parallel: *parallel, keep: *keep}
+		terminals: max(*terminals, 0), parallel: max(*parallel, 1), keep: *keep,
+		uploadBytes: *uploadBytes, adoptLines: *adoptLines, adoptBytes: *adoptBytes, claudeConfig: *claudeConfig}
 	var err error
 	if cfg.base, cfg.token, err = parseURL(*rawURL); err != nil {
 		return config{}, err

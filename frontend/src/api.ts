@@ -127,7 +127,7 @@ export class Api {
    * (API.md POST /api/sessions/:sid/switch). 409 agent_busy while a turn runs,
    * unless force, which interrupts it first.
    */
-  async switchAgent(sid: string, to: 'sdk' | 'pty-agent', force = false): Promise<Worker> {
+  async switchAgent(sid: string, to: string, force = false): Promise<Worker> {
     const body: { to: string; force?: boolean } = { to };
     if (force) body.force = true;
     const res = await this.request<{ worker: Worker }>('POST', `/api/sessions/${enc(sid)}/switch`, body);

@@ -14,9 +14,12 @@ import { ChatFind, installSearchKeys } from './components/chat-find';
 import { revealMessage, SearchPalette } from './components/search-palette';
 import { sessionLabel } from './components/session-row';
 import { SessionView } from './components/session-view';
+import { SkipLinks } from './components/skip-links';
 import { Sidebar } from './components/sidebar';
 import { h } from './dom';
+import { isAgent, quickKind } from './kinds';
 import { isPlainClick, parseRoute, Router, type Route } from './router';
+import { BuiltinTools } from './tools/builtin';
 import { Notifier } from './notify';
 import { installShortcuts } from './shortcuts';
 import { Store } from './store';
@@ -44,6 +47,8 @@ export class App {
   private readonly notifier: Notifier;
   private readonly inbox: Inbox;
   private readonly presence: Presence;
+  /** agentdesk's own tools for the agents, served by this tab. */
+  private readonly builtinTools: BuiltinTools;
   private readonly push: PushToggle;
   private readonly notifyBanner = new NotifyBanner(() => void this.push.turnOn());
   private readonly cleanups: (() => void)[] = [];
@@ -67,7 +72,9 @@ export class App {
     });
     this.notice = h('div', { class: 'notice' });
     this.main = h('main', { class: 'main', id: 'main' }, this.notice);
-    const app = h('div', { class: 'app' }, this.header.el, this.notifyBanner.el, h('div', { class: 'body' }, this.sidebar.el, this.main));
+    const skip = new SkipLinks(this.main);
+    this.cleanups.push(() => skip.dispose());
+    const app = h('div', { class: 'app' }, skip.el, this.header.el, this.notifyBanner.el, h('div', { class: 'body' }, this.sidebar.el, this.main));
     this.drawer = new Drawer(app, this.sidebar.el, this.header.menuButton);
     app.append(this.drawer.backdrop);
     this.inbox = new Inbox(api, { currentSid: () => this.router.current.sid, open: (sid, wid) => this.router.go({ sid, wid }) }, this.header.menuButton);
@@ -97,6 +104,12 @@ export class App {
     this.store.replaceAll(sessions);
     this.presence = new Presence((f) => this.socket.send(f), () => this.router.current.sid, (path) => this.router.go(parseRoute(path)));
     this.cleanups.push(() => this.presence.dispose());
+    this.builtinTools = new BuiltinTools({
+      sessionTitle: (sid) => this.store.session(sid)?.title ?? '',
+      sessionCwd: (sid) => this.store.session(sid)?.cwd ?? '',
+      open: (sid) => this.router.go({ sid, wid: null }),
+    });
+    this.cleanups.push(() => this.builtinTools.dispose());
     this.socket = new ReconnectingSocket({
       onOpen: () => this.presence.connected(),
       url: () => wsUrl('/ws/app'),
@@ -112,12 +125,16 @@ export class App {
     });
     this.cleanups.push(installShortcuts({
       newSession: () => this.openForm(),
-      newTerminal: () => void this.currentView()?.addWorker('terminal'),
+      newTerminal: () => {
+        const quick = quickKind();
+        if (quick !== undefined) void this.currentView()?.addWorker(quick.kind);
+      },
       selectTab: (i) => this.currentView()?.selectIndex(i),
       focusSessions: () => this.sidebar.focus(this.router.current.sid),
       focusPane: () => this.currentView()?.focusPane(),
       moveSession: (d) => this.moveSession(d),
       switchAgent: () => this.currentView()?.switchAgent(),
+      cycleMode: () => this.currentView()?.cycleMode(),
     }));
     this.installSearch();
     this.renderMain();
@@ -175,7 +192,7 @@ export class App {
   private onStore(): void {
     const sid = this.router.current.sid;
     this.renderSidebar();
-    this.notifyBanner.update(this.store.list().some((s) => s.workers.some((w) => w.kind === 'sdk' || w.kind === 'pty-agent')));
+    this.notifyBanner.update(this.store.list().some((s) => s.workers.some(isAgent)));
     let deletedCurrent = false;
     for (const [id, view] of this.views) {
       const s = this.store.session(id);
@@ -201,10 +218,12 @@ export class App {
 
   private renderMain(): void {
     const { sid, wid } = this.router.current;
+    this.header.el.parentElement?.toggleAttribute('data-in-session', sid !== null && this.router.current.page !== 'usage');
     if (sid !== null) this.drawer.close(false);
     this.notifier.seen();
     this.inbox.routeChanged();
     this.presence.update();
+    this.builtinTools.view(sid);
     this.renderSidebar();
     for (const [id, v] of this.views) if (id !== sid) v.hide();
     if (this.usagePage !== null) this.usagePage.el.hidden = this.router.current.page !== 'usage';

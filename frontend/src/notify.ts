@@ -5,6 +5,7 @@
 // (src/title.ts) while some agent asks. Permission is asked for only from
 // the banner's button (components/notify-banner.ts), never by itself.
 import { sessionLabel } from './components/session-row';
+import { isAgent } from './kinds';
 import type { Store } from './store';
 import { setAsking } from './title';
 import type { Activity, Session, Worker } from './types';
@@ -63,7 +64,7 @@ export class Notifier {
     const alive = new Set<string>();
     for (const s of this.store.list()) {
       for (const w of s.workers) {
-        if (w.kind !== 'sdk' && w.kind !== 'pty-agent') continue;
+        if (!isAgent(w)) continue;
         const key = `${s.id}/${w.id}`;
         alive.add(key);
         this.step(s, w, key);

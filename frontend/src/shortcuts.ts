@@ -10,6 +10,8 @@ export interface ShortcutHandlers {
   moveSession(delta: number): void;
   /** Moves the conversation between chat and Claude's terminal UI. */
   switchAgent(): void;
+  /** The chat's next permission mode (in a web page Shift+Tab moves the focus, so not that). */
+  cycleMode(): void;
 }
 
 /** Installs the shortcuts; returns a function that removes them. */
@@ -40,6 +42,8 @@ function actionFor(code: string, hs: ShortcutHandlers): (() => void) | null {
       return hs.focusPane;
     case 'KeyJ':
       return hs.switchAgent;
+    case 'KeyM':
+      return hs.cycleMode;
     case 'ArrowUp':
       return () => hs.moveSession(-1);
     case 'ArrowDown':

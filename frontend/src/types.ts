@@ -2,10 +2,12 @@
 // Fields marked "always present" there are non-optional here; kind-specific
 // fields are optional because only some kinds carry them.
 
-export type WorkerKind = 'sdk' | 'pty-agent' | 'terminal' | 'git-diff';
+/** An API worker kind; kinds.ts says which ones this build knows and what each can do. */
+export type WorkerKind = string;
 export type WorkerStatus = 'starting' | 'running' | 'stopped' | 'exited' | 'error';
 export type Activity = 'active' | 'idle' | 'asking' | 'stalled';
-export type AgentKind = 'sdk' | 'pty-agent' | 'none';
+/** The agent a new session starts with: an agent kind of kinds.ts, or 'none'. */
+export type AgentKind = string;
 
 export interface Worker {
   id: string;

@@ -30,6 +30,7 @@ type Project struct {
 // file is one session file found in a project directory.
 type file struct {
 	path string
+	size int64
 	mod  time.Time
 }
 
@@ -48,7 +49,7 @@ func Projects(configDir string) ([]Project, error) {
 		if len(files) == 0 {
 			continue
 		}
-		s, err := Summarize(files[0].path)
+		s, err := summary(files[0])
 		if err != nil || s.Cwd == "" {
 			continue // unreadable, or not a conversation yet
 		}
@@ -83,7 +84,7 @@ func Sessions(configDir, cwd string) ([]Summary, error) {
 		if len(fl) == 0 {
 			continue
 		}
-		if head, err := Summarize(fl[0].path); err != nil || head.Cwd != cwd {
+		if head, err := summary(fl[0]); err != nil || head.Cwd != cwd {
 			continue
 		}
 		files = append(files, fl...)
@@ -111,7 +112,7 @@ func summarizeAll(files []file) []Summary {
 	for range min(readers, len(files)) {
 		wg.Go(func() {
 			for i := range next {
-				s, err := Summarize(files[i].path)
+				s, err := summary(files[i])
 				out[i], ok[i] = s, err == nil
 			}
 		})
@@ -168,7 +169,7 @@ func sessionFiles(dir string) []file {
 		if err != nil {
 			continue
 		}
-		out = append(out, file{path: filepath.Join(dir, e.Name()), mod: fi.ModTime().UTC()})
+		out = append(out, file{path: filepath.Join(dir, e.Name()), size: fi.Size(), mod: fi.ModTime().UTC()})
 	}
 	slices.SortFunc(out, func(a, b file) int { return b.mod.Compare(a.mod) })
 	return out

@@ -80,17 +80,23 @@ func Summarize(path string) (Summary, error) {
 	return s, nil
 }
 
-// readHead finds the working directory and the first prompt.
+// readHead finds the working directory and the first prompt. Each line
+// is looked at once, and decoded only when it may hold what is missing.
 func readHead(f io.ReaderAt, size int64, s *Summary) error {
+	var done int64 // the bytes of whole lines looked at
 	return grow(size, func(n int64) (bool, error) {
-		buf, err := readAt(f, 0, n)
+		buf, err := readAt(f, done, n-done)
 		if err != nil {
 			return false, err
 		}
 		if n < size { // the last line may be cut
 			buf = buf[:bytes.LastIndexByte(buf, '\n')+1]
 		}
-		eachLine(buf, func(l *line) {
+		done += int64(len(buf))
+		wants := func(l []byte) bool {
+			return (s.Cwd == "" && bytes.Contains(l, keyCwd)) || (s.FirstPrompt == "" && bytes.Contains(l, keyUser))
+		}
+		eachLine(buf, wants, func(l *line) {
 			if s.Cwd == "" && l.Cwd != "" {
 				s.Cwd = l.Cwd
 			}
@@ -102,20 +108,40 @@ func readHead(f io.ReaderAt, size int64, s *Summary) error {
 	})
 }
 
+// Keys a line must hold to be decoded at all: a file whose tail holds no
+// title and no turn line is then scanned at memory speed.
+var (
+	keyCwd   = []byte(`"cwd"`)
+	keyUser  = []byte(`"user"`)
+	keyTitle = []byte(`Title"`) // customTitle, aiTitle
+	keyTurn  = []byte(`"turnPosition"`)
+)
+
 // readTail finds the titles, the last prompt and the latest turn position:
-// the CLI appends them as it goes, so the last of each wins.
+// the CLI appends them as it goes, so the last of each wins. It reads
+// backwards in growing chunks, so each byte is read and looked at once.
 func readTail(f io.ReaderAt, size int64, s *Summary) error {
 	var custom, ai string
+	var carry []byte // the end of the line the part read so far starts inside
+	pos := size      // where the part read so far starts
+	wants := func(l []byte) bool { return bytes.Contains(l, keyTitle) || bytes.Contains(l, keyTurn) }
 	err := grow(size, func(n int64) (bool, error) {
-		buf, err := readAt(f, size-n, n)
+		from := size - n
+		buf, err := readAt(f, from, pos-from)
 		if err != nil {
 			return false, err
 		}
-		if n < size { // the first line may be cut
-			buf = buf[bytes.IndexByte(buf, '\n')+1:]
+		pos = from
+		buf = append(buf, carry...)
+		if from > 0 { // the first line may be cut: keep it for the next chunk
+			i := bytes.IndexByte(buf, '\n') + 1
+			carry, buf = buf[:i:i], buf[i:]
+			if i == 0 {
+				carry, buf = buf, nil
+			}
 		}
 		found := false
-		eachLine(buf, func(l *line) {
+		eachLine(buf, wants, func(l *line) {
 			if l.CustomTitle != "" {
 				custom = l.CustomTitle
 			}
@@ -159,15 +185,16 @@ func readAt(f io.ReaderAt, off, n int64) ([]byte, error) {
 	return buf[:m], nil
 }
 
-// eachLine decodes every complete JSON line of buf; others are skipped.
-func eachLine(buf []byte, fn func(*line)) {
+// eachLine decodes the complete JSON lines of buf that wants accepts;
+// others are skipped.
+func eachLine(buf []byte, wants func([]byte) bool, fn func(*line)) {
 	for len(buf) > 0 {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
 			i = len(buf)
 		}
 		var l line
-		if json.Unmarshal(buf[:i], &l) == nil {
+		if wants(buf[:i]) && json.Unmarshal(buf[:i], &l) == nil {
 			fn(&l)
 		}
 		buf = buf[min(i+1, len(buf)):]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,8 +39,12 @@ func ValidCopyPattern(p string) error {
 // at src that match patterns and are not tracked by git (what a checkout
 // does not bring: .env files). Only regular files are copied: symlinks are
 // neither copied nor followed, and a match whose folder leads out of src
-// through a symlink is skipped. A file already in dst is left as it is.
-// It returns the paths copied, relative to src.
+// through a symlink is skipped. Both sides are opened through an os.Root,
+// so a symlink the checkout made in dst (a tracked link to a folder
+// elsewhere) cannot take a copy out of the worktree: such a file is not
+// copied, and the error says so. A file already in dst is left as it is.
+// It returns the paths copied, relative to src, and the files that could
+// not be copied joined in one error.
 func CopyUntracked(ctx context.Context, src, dst string, patterns []string) ([]string, error) {
 	root, err := filepath.EvalSymlinks(src)
 	if err != nil {
@@ -64,20 +69,32 @@ func CopyUntracked(ctx context.Context, src, dst string, patterns []string) ([]s
 	if err != nil {
 		return nil, fmt.Errorf("copy files: %w", err)
 	}
+	from, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("copy files: %w", err)
+	}
+	defer from.Close()
+	to, err := os.OpenRoot(dst)
+	if err != nil {
+		return nil, fmt.Errorf("copy files: %w", err)
+	}
+	defer to.Close()
 	var copied []string
+	var errs []error
 	for _, rel := range cands {
 		if tracked[rel] {
 			continue
 		}
-		ok, err := copyNew(filepath.Join(root, rel), filepath.Join(dst, rel))
+		ok, err := copyNew(from, to, rel)
 		if err != nil {
-			return copied, fmt.Errorf("copy %s: %w", rel, err)
+			errs = append(errs, fmt.Errorf("%s not copied (a symlink on its path in the worktree leads out of it, or it could not be written): %w", rel, err))
+			continue
 		}
 		if ok {
 			copied = append(copied, rel)
 		}
 	}
-	return copied, nil
+	return copied, errors.Join(errs...)
 }
 
 // insideRegular returns path relative to root when it is a regular file
@@ -115,13 +132,14 @@ func trackedOf(ctx context.Context, root string, paths []string) (map[string]boo
 	return tracked, nil
 }
 
-// copyNew copies the regular file from to to, keeping its permission
-// bits, unless to already exists (then it reports false).
-func copyNew(from, to string) (bool, error) {
-	if _, err := os.Lstat(to); err == nil {
+// copyNew copies the regular file rel of from to the same path in to,
+// keeping its permission bits, unless it already exists there (then it
+// reports false). Neither root lets a symlink lead out of it.
+func copyNew(from, to *os.Root, rel string) (bool, error) {
+	if _, err := to.Lstat(rel); err == nil {
 		return false, nil
 	}
-	in, err := os.Open(from)
+	in, err := from.Open(rel)
 	if err != nil {
 		return false, err
 	}
@@ -130,10 +148,18 @@ func copyNew(from, to string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return false, err
+	if !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("%s is no longer a regular file", rel)
 	}
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if dir := filepath.Dir(rel); dir != "." {
+		if err := to.MkdirAll(dir, 0o755); err != nil {
+			return false, err
+		}
+	}
+	out, err := to.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
 	if err != nil {
 		return false, err
 	}

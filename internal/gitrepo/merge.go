@@ -63,11 +63,12 @@ func MergeBack(ctx context.Context, repo, branch, base string, squash bool, mess
 	if squash {
 		err = squashMerge(ctx, top, ref, branch, message)
 	} else {
-		args := []string{"merge", "--no-ff", "--no-edit"}
-		if message != "" {
-			args = append(args, "-m", message)
+		if message == "" {
+			message, err = mergeMessage(ctx, top, ref, branch)
 		}
-		_, err = Git(ctx, top, append(args, ref)...)
+		if err == nil {
+			_, err = Git(ctx, top, "merge", "--no-ff", "--no-edit", "-m", message, ref)
+		}
 	}
 	if err != nil {
 		return "", undoMerge(ctx, top, branch, base, err)
@@ -75,6 +76,24 @@ func MergeBack(ctx context.Context, repo, branch, base string, squash bool, mess
 	out, err := Git(ctx, top, "rev-parse", "HEAD")
 	if err != nil {
 		return "", fmt.Errorf("read merged HEAD: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// mergeMessage is git's default message for merging branch, as git merge
+// writes it for a short name ("Merge branch 'feat'", with " into <base>"
+// and a log as the repository's merge settings say). Merging by the full
+// ref (never mistaken for a tag) would make it "Merge branch
+// 'refs/heads/feat'".
+func mergeMessage(ctx context.Context, top, ref, branch string) (string, error) {
+	head, err := Git(ctx, top, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", ref, err)
+	}
+	line := strings.TrimSpace(string(head)) + "\t\tbranch '" + branch + "' of .\n"
+	out, err := GitInput(ctx, top, []byte(line), "fmt-merge-msg")
+	if err != nil {
+		return "", fmt.Errorf("default merge message: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }

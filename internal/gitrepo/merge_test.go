@@ -57,6 +57,9 @@ func TestMergeBackMerge(t *testing.T) {
 	if parents := strings.Fields(git(t, repo, "log", "-1", "--format=%P")); len(parents) != 2 {
 		t.Fatalf("HEAD parents = %v, want a merge commit", parents)
 	}
+	if msg := git(t, repo, "log", "-1", "--format=%B"); msg != "Merge branch 'feat'" {
+		t.Fatalf("merge message %q, want git's default for the short branch name", msg)
+	}
 	assertClean(t, repo)
 	merged, ahead, err := Merged(t.Context(), repo, "feat", "main")
 	if err != nil || !merged || ahead != 0 {

@@ -13,11 +13,9 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"strings"
 	"sync"
 
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/extension"
@@ -65,15 +63,10 @@ func init() {
 		// No html.WithUnsafe: raw HTML becomes a comment and dangerous
 		// URLs are emptied even if the transformer missed one.
 	)
-	var b strings.Builder
-	if err := chromahtml.New(format...).WriteCSS(&b, styles.Get(Style)); err != nil {
-		panic(fmt.Sprintf("markdown: write chroma css: %v", err))
-	}
-	light, err := scopedCSS(format, LightStyle, LightScope)
-	if err != nil {
+	var err error
+	if css, err = themeCSS(format); err != nil {
 		panic(fmt.Sprintf("markdown: %v", err))
 	}
-	css = b.String() + light
 }
 
 // renderBuf is an output buffer with the buffered writer goldmark wants;

@@ -39,8 +39,11 @@ type SenderOptions struct {
 	Store *Store
 	// Subject is the VAPID contact: an https URL or a mailto: address.
 	Subject string
-	Client  *http.Client // nil: one with SendTimeout
-	Log     *slog.Logger
+	// Client sends the requests (nil: one with SendTimeout). The Sender
+	// uses a copy that never follows a redirect: Validate checked the
+	// endpoint, not where its server may send us.
+	Client *http.Client
+	Log    *slog.Logger
 }
 
 // Sender sends Messages from one goroutine, owned by Start's context.
@@ -52,9 +55,12 @@ type Sender struct {
 
 // NewSender makes a Sender; Start runs it.
 func NewSender(o SenderOptions) *Sender {
-	if o.Client == nil {
-		o.Client = &http.Client{Timeout: SendTimeout}
+	c := http.Client{Timeout: SendTimeout}
+	if o.Client != nil {
+		c = *o.Client
 	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	o.Client = &c
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
@@ -127,6 +133,8 @@ func (s *Sender) deliver(ctx context.Context, m Message, sub Subscription) {
 		if err := s.o.Store.Remove(sub.Endpoint); err != nil && !errors.Is(err, ErrUnknown) {
 			s.o.Log.Warn("push: could not delete an expired subscription", "err", err)
 		}
+	case res.StatusCode/100 == 3:
+		s.o.Log.Warn("push: the push service redirected; not followed", "endpoint", origin(sub.Endpoint), "status", res.StatusCode)
 	case res.StatusCode/100 != 2:
 		s.o.Log.Warn("push: refused", "endpoint", origin(sub.Endpoint), "status", res.StatusCode)
 	}

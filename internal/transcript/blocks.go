@@ -25,10 +25,10 @@ func (bl block) write(b *strings.Builder) {
 	switch bl.Type {
 	case "text":
 		if t := strings.TrimSpace(bl.Text); t != "" {
-			b.WriteString(t + "\n\n")
+			b.WriteString(demoteHeadings(t) + "\n\n")
 		}
 	case "thinking":
-		if t := strings.TrimSpace(bl.Thinking); t != "" {
+		if t := demoteHeadings(strings.TrimSpace(bl.Thinking)); t != "" {
 			b.WriteString("<details><summary>Thinking</summary>\n\n" + t + "\n\n</details>\n\n")
 		}
 	case "tool_use":

@@ -81,7 +81,7 @@ func writeTurn(b *strings.Builder, who string, m message) {
 	var body strings.Builder
 	var s string
 	if json.Unmarshal(m.Message.Content, &s) == nil {
-		body.WriteString(strings.TrimSpace(s))
+		body.WriteString(demoteHeadings(strings.TrimSpace(s)))
 		body.WriteString("\n")
 	} else {
 		var blocks []block

@@ -43,3 +43,8 @@ type CodeError struct {
 
 func (e *CodeError) Error() string { return e.Err.Error() }
 func (e *CodeError) Unwrap() error { return e.Err }
+
+// ErrStale means a write was made against a version of a file that is no
+// longer the one on disk (an If-Match that no longer matches, a file
+// created or deleted since): 412 conflict.
+var ErrStale = errors.New("changed since it was read")

@@ -17,3 +17,29 @@ const (
 	PageDefault = 500
 	PageMax     = 5000
 )
+
+// Limits of the Files tab's API (docs/api-extensions.md, "Files"). Their
+// reasons are in SECURITY.md.
+const (
+	// FSPageDefault and FSPageMax bound one page of a folder listing: a
+	// folder of 100,000 entries lists in pages, never in one answer.
+	FSPageDefault = 500
+	FSPageMax     = 5000
+	// FSViewBytes is how much of a file the first view shows; a larger
+	// file is marked partial and offered as a download.
+	FSViewBytes = 1 << 20
+	// FSEditBytes is the largest file the editor saves (PUT body) and the
+	// largest whose ETag is a hash of its content; a larger file's ETag
+	// is made of its inode, size and modification time.
+	FSEditBytes = 8 << 20
+	// FSUploadFile and FSUploadRequest bound an upload (POST …/fs/upload):
+	// one file, and the whole multipart body. FSUploadFiles bounds how
+	// many files one request carries.
+	FSUploadFile    = 1 << 30
+	FSUploadRequest = 2 << 30
+	FSUploadFiles   = 1000
+)
+
+// MaxToolFrame is the frame limit of /ws/tools, raised from 1 MiB so that
+// a provider's tool result can carry an image (a screenshot).
+const MaxToolFrame = 8 << 20

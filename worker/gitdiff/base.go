@@ -140,3 +140,45 @@ func firstLine(out []byte) string {
 	s, _, _ := strings.Cut(string(out), "\n")
 	return s
 }
+
+// baseState says whether a runtime's base is the default one and when it
+// was computed. The default base (the merge base of HEAD with the default
+// branch) moves with HEAD and that branch: each change of HEAD, the index
+// or a branch the watcher sees counts in gen, and the base is computed
+// again before a diff when gen moved since, or when no watcher runs.
+// A runtime's mu guards it.
+type baseState struct {
+	dflt   bool   // the worker diffs against the default base
+	gen    uint64 // git changes seen
+	at     uint64 // gen when the default base was last computed
+	chosen uint64 // counts SetBase calls: a base computed before one is dropped
+}
+
+// set records a new base from SetBase: the default one (just computed) or
+// a chosen commit.
+func (b *baseState) set(dflt bool) {
+	b.dflt, b.at = dflt, b.gen
+	b.chosen++
+}
+
+// currentBase returns the sha the diff is computed against, computing the
+// default base again when HEAD or a branch may have moved.
+func (r *Runtime) currentBase(ctx context.Context) (string, error) {
+	r.mu.Lock()
+	sha, b := r.baseSHA, r.base
+	fresh := !b.dflt || (r.watcher != nil && b.at == b.gen)
+	r.mu.Unlock()
+	if fresh {
+		return sha, nil
+	}
+	sha, err := DefaultBase(ctx, r.dir)
+	if err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	if r.base.chosen == b.chosen { // no SetBase meanwhile
+		r.baseSHA, r.base.at = sha, b.gen
+	}
+	r.mu.Unlock()
+	return sha, nil
+}

@@ -29,6 +29,7 @@ type Runtime struct {
 
 	mu      sync.Mutex
 	baseSHA string
+	base    baseState
 	last    []byte // the latest diff frame
 	seq     uint64
 	clients int
@@ -64,7 +65,8 @@ func New(ctx context.Context, env worker.Env) (worker.Runtime, error) {
 		return nil, err
 	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	r := &Runtime{env: env, dir: dir, hub: hub.New(0), ctx: rctx, cancel: cancel, kick: make(chan struct{}, 1), baseSHA: sha}
+	r := &Runtime{env: env, dir: dir, hub: hub.New(0), ctx: rctx, cancel: cancel, kick: make(chan struct{}, 1),
+		baseSHA: sha, base: baseState{dflt: env.Info.Base == ""}}
 	r.wg.Go(r.loop)
 	env.Report.Running()
 	return r, nil
@@ -106,10 +108,11 @@ func (r *Runtime) refresh() {
 }
 
 func (r *Runtime) publish() {
-	r.mu.Lock()
-	base := r.baseSHA
-	r.mu.Unlock()
-	d, err := Compute(r.ctx, r.dir, base, nil)
+	base, err := r.currentBase(r.ctx)
+	var d *Diff
+	if err == nil {
+		d, err = Compute(r.ctx, r.dir, base, nil)
+	}
 	var frame []byte
 	if err != nil {
 		if r.ctx.Err() != nil {
@@ -158,13 +161,25 @@ func (r *Runtime) Attach(ctx context.Context, _ string) (*hub.Stream, error) {
 }
 
 func (r *Runtime) startWatchLocked() {
-	w, err := Watch(r.ctx, r.dir, 0, r.refresh)
+	w, err := watch(r.ctx, r.dir, 0, r.changed, watchHooks{})
 	if err != nil {
 		r.env.Log.Error("watch work tree", "err", err)
 		return
 	}
 	r.watcher = w
-	r.refresh() // changes made while nobody watched
+	r.base.gen++ // HEAD may have moved while nobody watched
+	r.refresh()  // and the files changed
+}
+
+// changed is the watcher's news: the work tree changed, and when gitMoved
+// HEAD, the index or a branch may have moved too.
+func (r *Runtime) changed(gitMoved bool) {
+	if gitMoved {
+		r.mu.Lock()
+		r.base.gen++
+		r.mu.Unlock()
+	}
+	r.refresh()
 }
 
 func (r *Runtime) detach() {
@@ -206,6 +221,9 @@ func (r *Runtime) HandleClient(ctx context.Context, data []byte) (*hub.Stream, e
 	}
 	switch f.Type {
 	case "refresh":
+		r.mu.Lock()
+		r.base.gen++ // a person asking for a refresh expects a fresh base too
+		r.mu.Unlock()
 		r.refresh()
 		return nil, nil
 	case "set-base":
@@ -223,6 +241,7 @@ func (r *Runtime) SetBase(ctx context.Context, base string) error {
 	}
 	r.mu.Lock()
 	r.baseSHA = sha
+	r.base.set(base == "")
 	r.mu.Unlock()
 	r.env.Report.Base(base)
 	r.refresh()
@@ -232,9 +251,10 @@ func (r *Runtime) SetBase(ctx context.Context, base string) error {
 // Diff computes the diff now (REST). With a path, it returns that file in
 // full, for a file the diff truncated.
 func (r *Runtime) Diff(ctx context.Context, path string) (any, error) {
-	r.mu.Lock()
-	base := r.baseSHA
-	r.mu.Unlock()
+	base, err := r.currentBase(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if path != "" {
 		f, err := ComputeFile(ctx, r.dir, base, path)
 		if errors.Is(err, ErrInvalidPath) {

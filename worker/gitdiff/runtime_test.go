@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -207,4 +208,88 @@ func TestRuntimeRefusals(t *testing.T) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.TrimSpace(string(b))
+}
+
+// TestDefaultBaseFollowsCommits: the default base (the merge base with
+// main) is computed again when HEAD or main moves. A commit on main makes
+// HEAD the new base, so the diff is empty again; main moving up to a
+// branch's HEAD does the same for the branch; and a REST diff without any
+// client (no watcher) sees a commit too.
+func TestDefaultBaseFollowsCommits(t *testing.T) {
+	r := newRepo(t, "main")
+	r.write("a.txt", "one\n")
+	first := r.commit("first")
+	rt, _ := newRuntime(t, r.dir, "")
+	st, err := rt.Attach(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	nextDiff(t, st, func(d Diff) bool { return len(d.Files) == 0 })
+
+	r.write("b.txt", "two\n")
+	second := r.commit("second on main")
+	// A diff computed while the commit was under way may pair the new
+	// HEAD with the old base; the watcher's next batch puts it right.
+	d := nextDiff(t, st, func(d Diff) bool { return d.Base != first })
+	if d.Base != second || d.Head == nil || *d.Head != second || len(d.Files) != 0 {
+		t.Fatalf("after a commit on main: base %s (want %s), files %v", d.Base, second, paths(d.Files))
+	}
+
+	r.git("checkout", "-q", "-b", "feat")
+	r.write("c.txt", "three\n")
+	feat := r.commit("on feat")
+	d = nextDiff(t, st, func(d Diff) bool { return d.Head != nil && *d.Head == feat && hasPath("c.txt")(d) })
+	if d.Base != second {
+		t.Fatalf("on feat: base %s, want main's %s", d.Base, second)
+	}
+	r.git("update-ref", "refs/heads/main", feat) // main moves up to feat
+	d = nextDiff(t, st, func(d Diff) bool { return d.Base != second })
+	if d.Base != feat || len(d.Files) != 0 {
+		t.Fatalf("after main moved: base %s (want %s), files %v", d.Base, feat, paths(d.Files))
+	}
+
+	st.Close() // no client: no watcher
+	r.git("checkout", "-q", "main")
+	r.write("d.txt", "four\n")
+	last := r.commit("while nobody watched")
+	got, err := rt.Diff(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := got.(*Diff); d.Base != last || len(d.Files) != 0 {
+		t.Fatalf("REST diff: base %s (want %s), files %v", d.Base, last, paths(d.Files))
+	}
+}
+
+// TestDefaultBaseFollowsAFetch: in a clone, the default base is the merge
+// base with origin/HEAD; when a fetch brings origin/main up to the
+// branch's commit (it was merged upstream), the base follows.
+func TestDefaultBaseFollowsAFetch(t *testing.T) {
+	origin := newRepo(t, "main")
+	origin.write("a.txt", "one\n")
+	first := origin.commit("first")
+	clone := &testRepo{t: t, dir: filepath.Join(t.TempDir(), "clone")}
+	runGit(t, "", "clone", "-q", origin.dir, clone.dir)
+	clone.git("checkout", "-q", "-b", "feat")
+	clone.write("b.txt", "two\n")
+	feat := clone.commit("on feat")
+
+	rt, _ := newRuntime(t, clone.dir, "")
+	st, err := rt.Attach(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	d := nextDiff(t, st, hasPath("b.txt"))
+	if d.Base != first {
+		t.Fatalf("base %s, want origin/main's %s", d.Base, first)
+	}
+	clone.git("push", "-q", "origin", "feat")
+	origin.git("update-ref", "refs/heads/main", feat) // merged upstream
+	clone.git("fetch", "-q", "origin")
+	d = nextDiff(t, st, func(d Diff) bool { return d.Base != first })
+	if d.Base != feat || len(d.Files) != 0 {
+		t.Fatalf("after the fetch: base %s (want %s), files %v", d.Base, feat, paths(d.Files))
+	}
 }

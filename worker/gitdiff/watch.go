@@ -21,9 +21,9 @@ const maxPending = 256
 
 // Watcher calls onChange, debounced, after changes that can alter the diff
 // of a work tree: any file git does not ignore, and in the git directory
-// HEAD, index, packed-refs and refs/heads (so commits, checkouts, resets
-// and staging count). Objects, logs, lock files and the other git internals
-// do not.
+// HEAD, index, packed-refs, refs/heads and refs/remotes (so commits,
+// checkouts, resets, staging and fetches count). Objects, logs, lock
+// files and the other git internals do not.
 //
 // onChange runs on the watcher's own goroutine, one call at a time; events
 // that arrive meanwhile are queued and coalesced. Close may be called from
@@ -31,7 +31,7 @@ const maxPending = 256
 type Watcher struct {
 	top, gitDir, commonDir string
 	debounce               time.Duration
-	onChange               func()
+	onChange               func(gitMoved bool)
 	hooks                  watchHooks
 
 	fw       *fsnotify.Watcher
@@ -52,10 +52,13 @@ type watchHooks struct {
 // watcher stops when ctx is done or Close is called; call Close in any
 // case to wait for it.
 func Watch(ctx context.Context, dir string, debounce time.Duration, onChange func()) (*Watcher, error) {
-	return watch(ctx, dir, debounce, onChange, watchHooks{})
+	return watch(ctx, dir, debounce, func(bool) { onChange() }, watchHooks{})
 }
 
-func watch(ctx context.Context, dir string, debounce time.Duration, onChange func(), hooks watchHooks) (*Watcher, error) {
+// watch is Watch whose onChange also learns whether the batch held a
+// change of HEAD, the index or a branch (gitMoved): the default base
+// may have moved.
+func watch(ctx context.Context, dir string, debounce time.Duration, onChange func(gitMoved bool), hooks watchHooks) (*Watcher, error) {
 	if debounce <= 0 {
 		debounce = DefaultDebounce
 	}
@@ -93,6 +96,7 @@ func (w *Watcher) Close() error {
 type batch struct {
 	first time.Time           // of the first change; zero when empty
 	force bool                // fire without consulting ignore rules
+	git   bool                // HEAD, the index or a branch changed
 	paths map[string]struct{} // work-tree paths, relative, to check
 }
 
@@ -118,7 +122,7 @@ func (w *Watcher) run(ctx context.Context) {
 				return
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				b.force = true // events were lost: assume the worst
+				b.force, b.git = true, true // events were lost: assume the worst
 				w.arm(timer, &b)
 			}
 		case <-timer.C:
@@ -144,9 +148,10 @@ func (w *Watcher) flush(ctx context.Context, b *batch) {
 	if !fire && len(paths) > 0 {
 		fire = w.anyNotIgnored(ctx, paths)
 	}
+	git := b.git
 	*b = batch{}
 	if fire {
-		w.onChange()
+		w.onChange(git)
 	}
 	if w.hooks.flushed != nil {
 		w.hooks.flushed(fire, paths)

@@ -28,7 +28,7 @@ type watchProbe struct {
 func startWatch(t *testing.T, dir string) *watchProbe {
 	t.Helper()
 	p := &watchProbe{flushes: make(chan flushRec, 1000)}
-	w, err := watch(t.Context(), dir, 20*time.Millisecond, func() { p.changes.Add(1) },
+	w, err := watch(t.Context(), dir, 20*time.Millisecond, func(bool) { p.changes.Add(1) },
 		watchHooks{flushed: func(fired bool, paths map[string]struct{}) { p.flushes <- flushRec{fired, paths} }})
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ const (
 )
 
 // addInitial watches the git directory (non-recursively: only some of its
-// direct entries matter), refs/heads, and the work tree.
+// direct entries matter), refs/heads and refs/remotes, and the work tree.
 func (w *Watcher) addInitial(ctx context.Context) error {
 	if err := w.fw.Add(w.gitDir); err != nil {
 		return err
@@ -35,7 +35,11 @@ func (w *Watcher) addInitial(ctx context.Context) error {
 			return err
 		}
 	}
+	// refs itself (not recursively) shows refs/remotes appearing at the
+	// first fetch; remote branches move the default base (origin/HEAD).
+	_ = w.fw.Add(filepath.Join(w.commonDir, "refs"))
 	w.addRefs(filepath.Join(w.commonDir, "refs", "heads"))
+	w.addRefs(filepath.Join(w.commonDir, "refs", "remotes"))
 	if err := w.fw.Add(w.top); err != nil {
 		return err
 	}
@@ -87,9 +91,9 @@ func (w *Watcher) handle(ctx context.Context, ev fsnotify.Event, b *batch) bool 
 	switch w.classify(ev.Name) {
 	case kindGit:
 		if ev.Has(fsnotify.Create) && isDir(ev.Name) {
-			w.addRefs(ev.Name) // a new refs/heads/<folder>
+			w.addRefs(ev.Name) // a new refs/heads/<folder>, refs/remotes
 		}
-		b.force = true
+		b.force, b.git = true, true
 		return true
 	case kindTree:
 		if ev.Has(fsnotify.Create) && isDir(ev.Name) {
@@ -134,14 +138,21 @@ func (w *Watcher) classify(name string) pathKind {
 	return kindTree
 }
 
-// isRefPath reports whether rel (inside the common dir) is a branch ref
-// or packed-refs, and not a lock file.
+// isRefPath reports whether rel (inside the common dir) is a branch ref,
+// a remote branch or packed-refs, and not a lock file.
 func isRefPath(rel string) bool {
 	if strings.HasSuffix(rel, ".lock") {
 		return false
 	}
-	return rel == "packed-refs" || rel == filepath.Join("refs", "heads") ||
-		strings.HasPrefix(rel, filepath.Join("refs", "heads")+string(filepath.Separator))
+	if rel == "packed-refs" {
+		return true
+	}
+	for _, dir := range []string{filepath.Join("refs", "heads"), filepath.Join("refs", "remotes")} {
+		if rel == dir || strings.HasPrefix(rel, dir+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // under returns name relative to dir when name is dir or below it.

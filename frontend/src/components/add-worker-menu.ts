@@ -1,27 +1,21 @@
 // The "+" menu of a session's tab bar: pick a worker kind to add.
 import { h } from '../dom';
+import { addableKinds } from '../kinds';
 import type { WorkerKind } from '../types';
 import { MenuButton } from './menu-button';
-
-const choices: { kind: WorkerKind; label: string }[] = [
-  { kind: 'terminal', label: 'Terminal' },
-  { kind: 'sdk', label: 'Claude chat' },
-  { kind: 'pty-agent', label: 'Claude in a terminal' },
-  { kind: 'git-diff', label: 'Git diff' },
-];
 
 export class AddWorkerMenu {
   readonly el: HTMLElement;
   private readonly menu: MenuButton;
 
   constructor(onPick: (kind: WorkerKind) => void) {
-    const button = h('button', { class: 'icon-btn add-worker', type: 'button', 'aria-label': 'Add worker', title: 'Add worker (Alt+T: terminal)' }, '+');
+    const button = h('button', { class: 'icon-btn add-worker', type: 'button', 'aria-label': 'Add worker', title: 'Add worker (Alt+T: shell)' }, '+');
     this.menu = new MenuButton(button, 'Add worker');
-    this.menu.setItems(choices.map((c) =>
+    this.menu.setItems(addableKinds().map((c) =>
       h('button', { class: 'menu-item', type: 'button', 'data-kind': c.kind, onClick: () => {
         this.menu.close(false);
         onPick(c.kind);
-      } }, c.label)));
+      } }, c.addLabel ?? c.label)));
     this.el = this.menu.el;
   }
 

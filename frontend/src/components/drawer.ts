@@ -1,8 +1,12 @@
 // The sidebar as a drawer on phones (<= 768px): the menu button opens it
 // over the content; the backdrop, Escape, a swipe to the left, or opening
 // a session close it. While closed on a phone the sidebar is inert, so Tab
-// does not walk through it; on wider screens it is always there.
+// does not walk through it; on wider screens it is always there. While open,
+// the page behind it is inert and Tab wraps around inside it (with the
+// inbox, when that opens over it); closing gives the focus back to the
+// menu button.
 import { h } from '../dom';
+import { trapTab } from '../focus-trap';
 
 const phoneQuery = '(max-width: 768px)';
 /** A horizontal swipe at least this long (px) closes the drawer. */
@@ -16,6 +20,10 @@ export class Drawer {
   private startY = 0;
   private readonly onQuery = (): void => this.apply(false);
   private readonly onKey = (ev: KeyboardEvent): void => {
+    if (ev.key === 'Tab' && this.isOpen && this.phone && document.querySelector('dialog[open]') === null) {
+      trapTab(ev, this.app); // all but the drawer and what opens over it is inert
+      return;
+    }
     if (ev.key === 'Escape' && this.isOpen && !ev.defaultPrevented && document.querySelector('dialog[open]') === null) {
       ev.preventDefault();
       this.close(true);
@@ -67,7 +75,19 @@ export class Drawer {
     this.app.dataset.drawer = open ? 'open' : 'closed';
     this.button.setAttribute('aria-expanded', String(open));
     this.panel.inert = this.phone && !open;
+    for (const el of this.behind()) el.inert = open;
     if (focusButton && this.phone) this.button.focus();
+  }
+
+  /** What the open drawer covers: the app but for the drawer, its backdrop and dialogs over it (the inbox). */
+  private behind(): HTMLElement[] {
+    const out: HTMLElement[] = [];
+    for (const c of this.app.children) {
+      if (!(c instanceof HTMLElement) || c === this.backdrop || c.getAttribute('role') === 'dialog') continue;
+      if (!c.contains(this.panel)) out.push(c);
+      else for (const s of c.children) if (s instanceof HTMLElement && !s.contains(this.panel)) out.push(s);
+    }
+    return out;
   }
 
   private touchStart(ev: TouchEvent): void {

@@ -1,7 +1,8 @@
 // Top bar: the menu button (phones: opens the session drawer), the app name
-// (a link home), the shortcut hint, the theme toggle and the /ws/app
+// (a link home), the shortcut list, the theme toggle and the /ws/app
 // connection indicator.
 import { h } from '../dom';
+import { ShortcutsHelp } from './shortcuts-help';
 import { activeTheme, onThemeChange, setThemePref, themePref, type ThemePref } from '../theme';
 import type { SocketState } from '../ws';
 
@@ -37,7 +38,7 @@ export class Header {
       this.menuButton,
       h('a', { class: 'brand', href: '/', onClick: onHome }, 'agentdesk'),
       h('span', { class: 'spacer' }),
-      h('span', { class: 'shortcut-hint', 'aria-hidden': 'true' }, 'Alt+N new session · Alt+T terminal · Alt+1…9 tabs · Alt+S sessions · Alt+P pane · Alt+J chat ⇄ terminal'),
+      new ShortcutsHelp().el,
       this.theme,
       this.conn,
     );
@@ -64,9 +65,10 @@ export class Header {
   private renderTheme(): void {
     const p = themePref();
     // The word goes on a phone (phone.css); the symbol and the label stay.
-    this.theme.replaceChildren(prefIcon[p], h('span', { class: 'theme-text' }, ` ${prefText[p]}`));
+    this.theme.replaceChildren(h('span', { 'aria-hidden': 'true' }, prefIcon[p]), h('span', { class: 'theme-text' }, ` ${prefText[p]}`));
     const now = p === 'system' ? `follows the system (${activeTheme()} now)` : p;
     this.theme.title = `Theme: ${now}. Click for ${nextPref[p] === 'system' ? 'the system setting' : nextPref[p]}.`;
-    this.theme.setAttribute('aria-label', `Theme: ${now}`);
+    // The name holds the word shown (speech control users say what they see).
+    this.theme.setAttribute('aria-label', p === 'system' ? `Theme: ${prefText[p]}, ${now}` : `Theme: ${prefText[p]}`);
   }
 }

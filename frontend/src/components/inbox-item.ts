@@ -1,10 +1,11 @@
 // One entry of the "needs you" inbox: what waits, in which session, for how
 // long, and for permissions, questions and plans the same card the chat
-// shows, answered here through REST.
+// shows (panes/chat/request-card.ts), answered here through REST
+// (POST …/permissions/:rid, a plan's mode with it).
 import { h } from '../dom';
-import { AskCard } from '../panes/chat/ask-card';
-import { PermissionCard, type Answer, type RequestCard } from '../panes/chat/permission-card';
+import type { Answer, RequestCard } from '../panes/chat/permission-card';
 import type { PermissionRequest } from '../panes/chat/protocol';
+import { requestCard } from '../panes/chat/request-card';
 
 /** An item of GET /api/attention (docs/api-extensions.md, "Inbox"). */
 export interface AttentionItem {
@@ -48,11 +49,14 @@ export class InboxItem {
   constructor(readonly item: AttentionItem, open: (it: AttentionItem) => void, answer: (it: AttentionItem, a: Answer) => Promise<void>) {
     this.time = h('time', { class: 'inbox-time', datetime: item.since });
     const label = item.sessionTitle || 'Untitled session';
-    const link = h('button', { class: 'inbox-open', type: 'button', 'aria-label': `${kindText[item.kind]}: ${item.title}, in ${label}. Open the session` },
-      h('span', { class: 'inbox-kind', 'data-kind': item.kind }, kindText[item.kind]),
-      h('span', { class: 'inbox-session' }, label),
-      this.time,
-      h('span', { class: 'inbox-title' }, item.title));
+    // The name is the text shown, joined into a sentence by words only
+    // screen readers read (a name other than the text hides it from speech control).
+    const sr = (text: string): HTMLElement => h('span', { class: 'sr-only' }, text);
+    const link = h('button', { class: 'inbox-open', type: 'button' },
+      h('span', { class: 'inbox-kind', 'data-kind': item.kind }, kindText[item.kind]), sr(' in '),
+      h('span', { class: 'inbox-session' }, label), sr(', waiting '),
+      this.time, sr(': '),
+      h('span', { class: 'inbox-title' }, item.title), sr('. Open the session'));
     link.addEventListener('click', () => open(item));
     this.el = h('li', { class: 'inbox-item', 'data-kind': item.kind, 'data-sid': item.sessionId }, link);
     const req = item.request;
@@ -65,7 +69,8 @@ export class InboxItem {
           card.setError(err instanceof Error ? err.message : String(err));
         });
       };
-      const card: RequestCard = req.toolName === 'AskUserQuestion' ? new AskCard(req, respond) : new PermissionCard(req, respond);
+      // The chat's own card: a plan gets its three choices here too.
+      const card: RequestCard = requestCard(req, respond);
       this.el.append(card.el);
     }
   }

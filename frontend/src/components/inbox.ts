@@ -22,6 +22,7 @@ export class Inbox {
   readonly button: HTMLButtonElement;
   readonly panel: HTMLElement;
   private readonly badge: HTMLElement;
+  private readonly badgeCount: HTMLElement;
   private readonly list: HTMLUListElement;
   private readonly empty: HTMLElement;
   private readonly views = new Map<string, InboxItem>();
@@ -34,9 +35,10 @@ export class Inbox {
   };
 
   constructor(private readonly api: Api, private readonly deps: InboxDeps, private readonly menuButton: HTMLElement) {
-    this.badge = h('span', { class: 'inbox-badge', hidden: true });
+    this.badgeCount = h('span');
+    this.badge = h('span', { class: 'inbox-badge', hidden: true }, this.badgeCount, h('span', { class: 'sr-only' }, ' waiting'));
     this.button = h('button', { class: 'btn inbox-btn', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'inbox', onClick: () => this.toggle() },
-      'Needs you', this.badge);
+      'Needs you ', this.badge);
     this.list = h('ul', { class: 'inbox-list' });
     this.empty = h('p', { class: 'muted inbox-empty' }, 'Nothing waits for you.');
     const closeBtn = h('button', { class: 'icon-btn inbox-close', type: 'button', 'aria-label': 'Close the inbox', onClick: () => this.close(true) }, '✕');
@@ -120,10 +122,9 @@ export class Inbox {
     }
     this.tick();
     const n = this.items.length;
-    this.badge.textContent = String(n);
+    this.badgeCount.textContent = String(n);
     this.badge.hidden = n === 0;
     this.button.dataset.count = String(n);
-    this.button.setAttribute('aria-label', n === 0 ? 'Needs you: nothing waits' : `Needs you: ${n} waiting`);
     this.empty.hidden = n > 0;
     if (n > 0) this.menuButton.dataset.badge = String(n);
     else delete this.menuButton.dataset.badge;

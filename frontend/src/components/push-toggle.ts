@@ -1,18 +1,16 @@
 // The "Push notifications" switch in the inbox panel: on asks the browser
 // for permission, subscribes with the server's VAPID key and stores the
 // subscription (POST /api/push/subscriptions); off deletes it and
-// unsubscribes. Push needs a secure context and a service worker; where
-// there is none, one sentence says why.
-import { ApiError, errorMessage, type Api } from '../api';
+// unsubscribes. Push needs a secure context, a service worker, the
+// browser's push service and notifications allowed; whenever the switch is
+// greyed out, the note under it says why (push-reason.ts), and while it
+// waits for the browser it says for what.
+import { ApiError, type Api } from '../api';
 import { h } from '../dom';
+import { pushErrorText, pushUnavailable } from './push-reason';
 import '../styles/push.css';
 
-const unsupported = 'Push needs https; see README → Push notifications.';
-
-/** The browser can subscribe to push here. */
-function pushSupported(): boolean {
-  return window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && typeof Notification !== 'undefined';
-}
+let nextNote = 0;
 
 function keyBytes(b64url: string): Uint8Array<ArrayBuffer> {
   const b64 = b64url.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (b64url.length % 4)) % 4);
@@ -44,7 +42,8 @@ export class PushToggle {
   constructor(private readonly api: Api) {
     this.sw = h('button', { class: 'push-switch', type: 'button', role: 'switch', 'aria-checked': 'false', onClick: () => void this.flip() },
       h('span', { class: 'push-label' }, 'Push notifications'), h('span', { class: 'push-knob', 'aria-hidden': 'true' }));
-    this.note = h('p', { class: 'muted push-note', role: 'status' });
+    this.note = h('p', { class: 'muted push-note', role: 'status', id: `push-note-${++nextNote}` });
+    this.sw.setAttribute('aria-describedby', this.note.id);
     this.el = h('div', { class: 'push-toggle' }, this.sw, this.note);
     void this.init();
   }
@@ -57,9 +56,10 @@ export class PushToggle {
 
   /** Shows the current state; a subscription this browser holds is stored again (the server may have dropped it). */
   private async init(): Promise<void> {
-    if (!pushSupported()) {
+    const why = pushUnavailable();
+    if (why !== null) {
       this.sw.disabled = true;
-      this.set(false, unsupported);
+      this.set(false, why);
       return;
     }
     this.set(false);
@@ -87,7 +87,7 @@ export class PushToggle {
    * allowed elsewhere (the banner's Enable): one answer covers both.
    */
   async turnOn(): Promise<void> {
-    if (!pushSupported() || this.sw.disabled || this.sw.getAttribute('aria-checked') === 'true') return;
+    if (pushUnavailable() !== null || this.sw.disabled || this.sw.getAttribute('aria-checked') === 'true') return;
     await this.flip();
   }
 
@@ -98,19 +98,31 @@ export class PushToggle {
       if (on) await this.subscribe();
       else await this.unsubscribe();
     } catch (err) {
-      this.set(!on, errorMessage(err));
+      this.set(!on, pushErrorText(err));
     } finally {
-      this.sw.disabled = false;
+      // Blocked meanwhile (the person said no): greyed out, with the reason.
+      const why = pushUnavailable();
+      this.sw.disabled = why !== null;
+      if (why !== null) this.set(false, why);
     }
   }
 
+  /** Says what the switch waits for while it is greyed out. */
+  private waiting(what: string): void {
+    this.note.textContent = what;
+    this.note.hidden = false;
+  }
+
   private async subscribe(): Promise<void> {
+    this.waiting('Waiting for the browser’s answer: allow notifications for this site.');
     if ((await Notification.requestPermission()) !== 'granted') {
-      this.set(false, 'Notifications are blocked for this site; allow them in the browser’s site settings.');
+      this.set(false, 'Notifications are not allowed for this site: allow them in the browser’s site settings to turn push on.');
       return;
     }
     const { publicKey } = await this.api.request<{ publicKey: string }>('GET', '/api/push/key');
+    this.waiting('Starting the service worker…');
     const reg = await registration();
+    this.waiting('Subscribing with the browser’s push service…');
     const opts = { userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) };
     let sub: PushSubscription;
     try {
@@ -127,6 +139,7 @@ export class PushToggle {
   }
 
   private async unsubscribe(): Promise<void> {
+    this.waiting('Turning push off…');
     const reg = await navigator.serviceWorker.getRegistration('/');
     const sub = await reg?.pushManager.getSubscription();
     if (sub !== null && sub !== undefined) {

@@ -3,6 +3,7 @@
 // chosen message in its session, scrolled to and highlighted.
 import type { Api } from '../api';
 import { h } from '../dom';
+import { trapTab } from '../focus-trap';
 import type { Session } from '../types';
 import '../styles/search.css';
 
@@ -44,6 +45,7 @@ export class SearchPalette {
     this.list = h('ul', { class: 'palette-hits', id: 'palette-hits', role: 'listbox', 'aria-label': 'Results' });
     this.status = h('p', { class: 'palette-status muted', role: 'status' });
     this.dialog = h('dialog', { class: 'palette', 'aria-label': 'Search' }, this.input, this.status, this.list);
+    this.dialog.addEventListener('keydown', (ev) => trapTab(ev, this.dialog));
     this.dialog.addEventListener('click', (ev) => {
       if (ev.target === this.dialog) this.dialog.close(); // a click on the backdrop
     });

@@ -6,6 +6,7 @@
 // Server errors ({"error","code"}) are shown next to the form.
 import { ApiError, errorMessage, type Api } from '../api';
 import { h } from '../dom';
+import { startableAgents } from '../kinds';
 import type { AgentKind, CreateSessionInput, Session } from '../types';
 import { OpenExisting } from './open-existing';
 import { RepoSettingsDialog } from './repo-settings';
@@ -36,8 +37,7 @@ export class SessionForm {
     this.cwd = h('input', { id: 'ns-cwd', name: 'cwd', type: 'text', required: true, placeholder: '/home/me/project', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' });
     this.title = h('input', { id: 'ns-title', name: 'title', type: 'text', placeholder: 'optional', autocomplete: 'off' });
     this.agent = h('select', { id: 'ns-agent', name: 'agent' },
-      h('option', { value: 'sdk', selected: true }, 'Claude (chat)'),
-      h('option', { value: 'pty-agent' }, 'Claude (terminal)'),
+      ...startableAgents().map((k, i) => h('option', { value: k.kind, selected: i === 0 }, k.startLabel ?? k.label)),
       h('option', { value: 'none' }, 'None'));
     this.worktree = h('input', { id: 'ns-worktree', name: 'worktree', type: 'checkbox' });
     this.branch = h('input', { id: 'ns-branch', name: 'branch', type: 'text', placeholder: 'feature/my-change', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' });
@@ -53,7 +53,7 @@ export class SessionForm {
     const cancel = h('button', { class: 'btn', type: 'button', onClick: () => this.close(true) }, 'Cancel');
     const existing = h('button', { class: 'btn btn-link open-existing-btn', type: 'button', onClick: () => this.openExisting() }, 'Open existing…');
     this.form = h('form', { class: 'new-session-form', id: 'new-session-form', hidden: true, 'aria-label': 'New session' },
-      h('label', { for: 'ns-cwd' }, 'Directory'), this.cwd,
+      h('label', { for: 'ns-cwd' }, 'Folder'), this.cwd,
       this.worktreeBox,
       h('label', { for: 'ns-title' }, 'Title'), this.title,
       h('label', { for: 'ns-agent' }, 'Agent'), this.agent,
@@ -143,7 +143,7 @@ export class SessionForm {
   private async create(): Promise<void> {
     const cwd = this.cwd.value.trim();
     if (!cwd.startsWith('/')) {
-      this.fail('The directory must be an absolute path (starting with /).', this.cwd);
+      this.fail('The folder must be an absolute path (starting with /).', this.cwd);
       return;
     }
     const input = this.input(cwd);
@@ -163,7 +163,7 @@ export class SessionForm {
       this.onCreated(s);
     } catch (err) {
       const onBranch = err instanceof ApiError && input.worktree === true && /branch/i.test(err.message);
-      this.fail(errorMessage(err), onBranch ? this.branch : this.cwd);
+      this.fail(plainWords(errorMessage(err)), onBranch ? this.branch : this.cwd);
     } finally {
       this.submit.disabled = false;
     }
@@ -174,6 +174,16 @@ export class SessionForm {
     field.setAttribute('aria-invalid', 'true');
     field.setAttribute('aria-describedby', 'ns-error');
     field.focus();
-    field.addEventListener('input', () => field.removeAttribute('aria-invalid'), { once: true });
+    // Fixing the field takes the error away: it spoke of what was there.
+    field.addEventListener('input', () => {
+      field.removeAttribute('aria-invalid');
+      field.removeAttribute('aria-describedby');
+      this.error.textContent = '';
+    }, { once: true });
   }
+}
+
+/** The server names the request's fields ("The cwd …"); the form calls it the folder. */
+export function plainWords(message: string): string {
+  return message.replace(/\b[Tt]he (cwd|repo)( field)? /g, (_m, _f, _x, at: number) => (at === 0 ? 'The folder ' : 'the folder '));
 }

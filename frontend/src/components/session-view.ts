@@ -3,6 +3,7 @@
 // does not reconnect; a pane is disposed when its worker goes away.
 import { errorMessage, type Api } from '../api';
 import { h, setText } from '../dom';
+import { fileKind, fileOpener, kindInfo, workerLabel } from '../kinds';
 import { createPane, type Pane } from '../panes/registry';
 import type { Store } from '../store';
 import type { Session, Worker, WorkerKind } from '../types';
@@ -31,6 +32,7 @@ export class SessionView {
   private readonly panes = new Map<string, Pane>();
   private selected: string | null = null;
   private wanted: string | null = null;
+  private pendingFile: { wid: string; path: string } | null = null;
 
   constructor(private session: Session, private readonly deps: SessionViewDeps) {
     this.title = h('h2', { class: 'session-heading' });
@@ -50,22 +52,44 @@ export class SessionView {
     this.empty = h('div', { class: 'empty-pane empty-state' },
       h('h2', null, 'No workers in this session yet'),
       h('p', null, 'Workers are what runs here: a chat with Claude, Claude in a terminal, a shell, or a live git diff.'),
-      h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a terminal).'));
+      h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a shell).'));
     this.paneArea = h('div', { class: 'pane-area' }, this.empty);
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
       h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
       this.tabs.el, this.error, this.paneArea);
-    // A file link in a chat's tool card: show that file in the session's Diff tab.
-    this.paneArea.addEventListener('agentdesk-open-file', (ev) => this.openFile((ev as CustomEvent<{ path: string }>).detail.path));
+    // A file link in a tool card or the diff: show that file in the session's Files tab.
+    this.paneArea.addEventListener('agentdesk-open-file', (ev) => void this.openFile((ev as CustomEvent<{ path: string }>).detail.path));
     this.update(session);
   }
 
-  /** Selects the session's git-diff worker, if any, scrolled to path. */
-  private openFile(path: string): void {
-    const diff = this.session.workers.find((w) => w.kind === 'git-diff');
-    if (diff === undefined) return;
-    this.select(diff.id, true);
-    this.panes.get(diff.id)?.openFile?.(path);
+  /**
+   * Shows path in the session's Files tab, adding one when the session has
+   * none (the file is opened once its pane exists, after the store's update).
+   */
+  private async openFile(path: string): Promise<void> {
+    let w = fileOpener(this.session.workers);
+    if (w === undefined) {
+      try {
+        w = await this.deps.api.createWorker(this.session.id, { kind: fileKind().kind });
+      } catch (err) {
+        this.error.textContent = `Could not add the Files tab: ${errorMessage(err)}`;
+        return;
+      }
+      this.deps.store.upsertWorker(w);
+    }
+    this.wanted = w.id;
+    this.pendingFile = { wid: w.id, path };
+    this.select(w.id, true);
+    this.openPendingFile();
+  }
+
+  /** Hands a file waiting for its Files pane to it, once the pane exists. */
+  private openPendingFile(): void {
+    const p = this.pendingFile;
+    const pane = p === null ? undefined : this.panes.get(p.wid);
+    if (p === null || pane === undefined) return;
+    this.pendingFile = null;
+    pane.openFile?.(p.path);
   }
 
   get sessionId(): string {
@@ -86,14 +110,13 @@ export class SessionView {
   update(session: Session): void {
     this.session = session;
     setText(this.title, sessionLabel(session));
+    this.title.title = `${sessionLabel(session)} — ${session.cwd}`; // a phone shows no folder line
     setText(this.cwd, session.cwd);
     this.cwd.title = session.cwd;
     const branch = sessionBranch(session);
     setText(this.branch, branch ?? '');
     this.branch.title = branch === null ? '' : `Branch ${branch}`;
     this.branch.hidden = branch === null;
-    // File links in tool cards work only with a Diff tab to open.
-    this.paneArea.toggleAttribute('data-has-diff', session.workers.some((w) => w.kind === 'git-diff'));
     const ids = new Set(session.workers.map((w) => w.id));
     for (const [wid, pane] of this.panes) {
       if (!ids.has(wid)) {
@@ -105,6 +128,7 @@ export class SessionView {
     this.switcher.update(session);
     this.empty.hidden = session.workers.length > 0;
     this.select(this.pick(session.workers), false);
+    this.openPendingFile();
   }
 
   /** Selects the n-th tab (0-based), if it exists. */
@@ -126,8 +150,13 @@ export class SessionView {
       this.wanted = w.id;
       this.select(w.id, true);
     } catch (err) {
-      this.error.textContent = `Could not add the ${kind} worker: ${errorMessage(err)}`;
+      this.error.textContent = `Could not add the ${kindInfo(kind).label}: ${errorMessage(err)}`;
     }
+  }
+
+  /** The shown chat's next permission mode (Alt+M). */
+  cycleMode(): void {
+    if (this.selected !== null) this.panes.get(this.selected)?.cycleMode?.();
   }
 
   /** Moves the conversation between chat and terminal (Alt+J). */
@@ -152,7 +181,7 @@ export class SessionView {
       if (w !== undefined) this.paneFor(w).show();
     }
     if (id !== null) this.wanted = id;
-    this.tabs.render(this.session.workers, id);
+    this.tabs.render(this.session.workers, id, this.session.activeAgentWorkerId);
     if (!this.el.hidden) this.deps.onSelected(this.session.id, id);
     if (focusPane && id !== null) this.panes.get(id)?.focus?.();
   }
@@ -195,7 +224,7 @@ export class SessionView {
     const w = this.session.workers.find((x) => x.id === wid);
     if (w === undefined) return;
     const answer = await askConfirm({
-      title: `Close “${w.name || w.kind}”?`,
+      title: `Close “${workerLabel(w)}”?`,
       body: [w.status === 'stopped' ? 'Its history is removed from agentdesk.' : 'Its process is ended and its history is removed from agentdesk.'],
       confirm: 'Close worker',
       danger: true,

@@ -6,6 +6,7 @@
 import { ApiError, errorMessage, type Api } from '../api';
 import { h } from '../dom';
 import { askConfirm } from './dialog';
+import { kindInfo, workerKind, type KindInfo } from '../kinds';
 import type { Session, Worker } from '../types';
 
 export interface SwitchDeps {
@@ -17,12 +18,11 @@ export interface SwitchDeps {
 }
 
 /** The kind the session's conversation can move to, or null when no agent drives it. */
-export function switchTarget(s: Session): 'sdk' | 'pty-agent' | null {
+export function switchTarget(s: Session): KindInfo | null {
   const active = s.workers.find((w) => w.id === s.activeAgentWorkerId);
   if (active === undefined || active.status === 'stopped') return null;
-  if (active.kind === 'sdk') return 'pty-agent';
-  if (active.kind === 'pty-agent') return 'sdk';
-  return null;
+  const to = workerKind(active).switchTo;
+  return to === undefined ? null : kindInfo(to);
 }
 
 export class SwitchControl {
@@ -39,11 +39,9 @@ export class SwitchControl {
     const to = switchTarget(s);
     this.el.hidden = to === null;
     if (to === null) return;
-    this.el.textContent = to === 'pty-agent' ? 'Open in terminal' : 'Back to chat';
-    this.el.title = (to === 'pty-agent'
-      ? 'Continue this conversation in Claude’s terminal UI'
-      : 'Continue this conversation in the chat') + ' (Alt+J)';
-    this.el.dataset.to = to;
+    this.el.textContent = to.switchHere?.label ?? `Open as ${to.label}`;
+    this.el.title = `${to.switchHere?.title ?? `Continue this conversation as ${to.label}`} (Alt+J)`;
+    this.el.dataset.to = to.kind;
     this.el.disabled = this.busy;
   }
 
@@ -54,7 +52,7 @@ export class SwitchControl {
     if (s === null || to === null || this.busy) return;
     this.setBusy(true);
     try {
-      this.deps.switched(await this.request(s.id, to));
+      this.deps.switched(await this.request(s.id, to.kind));
     } catch (err) {
       if (!(err instanceof Cancelled)) this.deps.failed(`Could not switch: ${errorMessage(err)}`);
     } finally {
@@ -62,7 +60,7 @@ export class SwitchControl {
     }
   }
 
-  private async request(sid: string, to: 'sdk' | 'pty-agent'): Promise<Worker> {
+  private async request(sid: string, to: string): Promise<Worker> {
     try {
       return await this.deps.api.switchAgent(sid, to);
     } catch (err) {

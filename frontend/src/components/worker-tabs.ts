@@ -1,10 +1,14 @@
 // A session's workers as tabs (name, kind, status badge) with a close button
 // each, the "History" menu and the "+" menu. Arrow keys move between tabs
 // (roving tabindex). Every switch between chat and terminal leaves a
-// stopped, read-only agent worker behind: those are folded into History
+// stopped, read-only agent worker behind, and an agent that ended by itself
+// stays dead once the conversation moved on: those are folded into History
 // (one entry each, listed newest first), except the one being looked at.
+// Labels are the words of kinds.ts (Chat, Terminal, Shell, Diff), never
+// the API's kind names.
 // The strip scrolls sideways; a newly selected tab is scrolled into view.
 import { h, reconcile, setText } from '../dom';
+import { isAgent, kindHint, workerLabel } from '../kinds';
 import type { Worker, WorkerKind } from '../types';
 import { AddWorkerMenu } from './add-worker-menu';
 import { MenuButton } from './menu-button';
@@ -16,29 +20,56 @@ export interface TabActions {
   add(kind: WorkerKind): void;
 }
 
-const kindLabels: Record<string, string> = { sdk: 'chat', 'pty-agent': 'claude', terminal: 'term', 'git-diff': 'diff' };
-
-export function kindLabel(kind: string): string {
-  return kindLabels[kind] ?? kind;
-}
-
-/** The badge text: the agent's activity while running, else the status (with exit code). */
+/**
+ * The badge text: the agent's activity while running, else the status
+ * (with exit code); '' for a running worker that has nothing more to say
+ * (a shell, the diff: "running" is what a tab is).
+ */
 export function badgeText(w: Worker): string {
-  if (isReadOnlyAgent(w)) return 'stopped (read-only)';
-  if (w.status === 'running' && w.activity !== null) return w.activity;
+  if (isReadOnlyAgent(w)) return 'read-only';
+  if (w.status === 'running') return w.activity ?? '';
   if (w.status === 'exited' && w.exitCode !== null) return `exited ${w.exitCode}`;
   return w.status;
 }
 
 /** A stopped agent worker: the conversation moved on, its history stays viewable. */
 export function isReadOnlyAgent(w: Worker): boolean {
-  return w.status === 'stopped' && (w.kind === 'sdk' || w.kind === 'pty-agent');
+  return w.status === 'stopped' && isAgent(w);
+}
+
+/**
+ * An agent worker that no longer drives the conversation: stopped by a
+ * switch, or ended (exited, failed) while another one took over. The
+ * session's active agent stays a tab even when it ended, to show why.
+ */
+export function isPastAgent(w: Worker, activeAgent: string | null): boolean {
+  return isReadOnlyAgent(w) || (isAgent(w) && w.id !== activeAgent && w.status !== 'running' && w.status !== 'starting');
+}
+
+/**
+ * shown in the order of workers, except that the conversation's tabs stand
+ * where its first view stood: after a switch the chat is back in its place,
+ * not at the end of the strip.
+ */
+function conversationFirst(workers: readonly Worker[], shown: Worker[]): Worker[] {
+  const at = workers.findIndex(isAgent);
+  if (at < 0) return shown;
+  const before = new Set(workers.slice(0, at).map((w) => w.id));
+  const head = shown.filter((w) => before.has(w.id));
+  const agents = shown.filter((w) => !before.has(w.id) && isAgent(w));
+  return [...head, ...agents, ...shown.filter((w) => !before.has(w.id) && !isAgent(w))];
 }
 
 export class WorkerTabs {
   readonly el: HTMLElement;
   readonly menu: AddWorkerMenu;
   private readonly list: HTMLElement;
+  /**
+   * The tab list of assistive technology: it owns the tabs (aria-owns),
+   * and only them. A tablist may hold nothing but tabs, so the close
+   * buttons beside them stay in the strip (this.list), outside it.
+   */
+  private readonly tablist: HTMLElement;
   private readonly history: MenuButton;
   private readonly tabs = new Map<string, HTMLElement>();
   private shown: Worker[] = [];
@@ -54,10 +85,11 @@ export class WorkerTabs {
   private watched: HTMLElement | null = null;
 
   constructor(private readonly actions: TabActions) {
-    this.list = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Workers' });
+    this.list = h('div', { class: 'tabs' });
+    this.tablist = h('div', { class: 'tabs-owner', role: 'tablist', 'aria-label': 'Workers' });
     this.menu = new AddWorkerMenu((kind) => actions.add(kind));
     this.history = new MenuButton(h('button', { class: 'btn btn-small history-btn', type: 'button', hidden: true }), 'Earlier agents');
-    this.el = h('div', { class: 'tabbar' }, this.list, h('div', { class: 'tab-tools' }, this.history.el, this.menu.el));
+    this.el = h('div', { class: 'tabbar' }, this.tablist, this.list, h('div', { class: 'tab-tools' }, this.history.el, this.menu.el));
     this.list.addEventListener('keydown', (ev) => this.onKey(ev));
     this.sizes.observe(this.list);
   }
@@ -67,10 +99,13 @@ export class WorkerTabs {
     return this.shown;
   }
 
-  render(workers: Worker[], selected: string | null): void {
-    this.shown = workers.filter((w) => !isReadOnlyAgent(w) || w.id === selected);
+  /** activeAgent: the session's activeAgentWorkerId (the agent that drives its conversation). */
+  render(workers: Worker[], selected: string | null, activeAgent: string | null = null): void {
+    const past = (w: Worker): boolean => isPastAgent(w, activeAgent);
+    this.shown = conversationFirst(workers, workers.filter((w) => !past(w) || w.id === selected));
     reconcile(this.list, this.shown, (w) => w.id, this.tabs, (w) => this.create(w), (el, w) => this.update(el, w, w.id === selected));
-    this.renderHistory(workers.filter((w) => isReadOnlyAgent(w) && w.id !== selected).reverse());
+    this.tablist.setAttribute('aria-owns', this.shown.map((w) => `tab-${w.id}`).join(' '));
+    this.renderHistory(workers.filter((w) => past(w) && w.id !== selected).reverse());
     if (selected !== this.lastSelected) {
       this.lastSelected = selected;
       this.reveal = selected !== null;
@@ -117,10 +152,11 @@ export class WorkerTabs {
     btn.title = 'Earlier chats and terminals of this conversation (read-only)';
     if (folded.length === 0 && this.history.isOpen) this.history.close(false);
     const items = folded.map((w) => {
-      const it = h('button', { class: 'menu-item history-item', type: 'button', 'data-wid': w.id, onClick: () => {
+      const hint = kindHint(w);
+      const it = h('button', { class: 'menu-item history-item', type: 'button', 'data-wid': w.id, 'data-kind': w.kind, onClick: () => {
         this.history.close(false);
         this.actions.select(w.id, true);
-      } }, `${w.name || kindLabel(w.kind)} · ${kindLabel(w.kind)} · ${new Date(w.createdAt).toLocaleString()}`);
+      } }, `${workerLabel(w)}${hint === '' ? '' : ` (${hint})`} · ${new Date(w.createdAt).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}`);
       return it;
     });
     this.history.setItems(items, [h('div', { class: 'menu-note' }, 'Read-only: the conversation moved on.')]);
@@ -142,23 +178,29 @@ export class WorkerTabs {
     const close = h('button', { class: 'tab-close', type: 'button', tabindex: '-1', onClick: () => this.actions.close(w.id) }, '×');
     const el = h('div', { class: 'tab', role: 'presentation' }, tab, close);
     el.dataset.wid = w.id;
+    el.dataset.kind = w.kind;
     return el;
   }
 
   private update(el: HTMLElement, w: Worker, selected: boolean): void {
     const [tab, close] = el.children as unknown as [HTMLButtonElement, HTMLButtonElement];
     const [name, kind, badge] = tab.children as unknown as [HTMLElement, HTMLElement, HTMLElement];
-    setText(name, w.name || kindLabel(w.kind));
-    setText(kind, kindLabel(w.kind));
-    setText(badge, badgeText(w));
+    const label = workerLabel(w);
+    const hint = kindHint(w);
+    const state = badgeText(w);
+    setText(name, label);
+    setText(kind, hint);
+    kind.hidden = hint === '';
+    setText(badge, state);
+    badge.hidden = state === '';
     badge.dataset.status = w.status;
     badge.dataset.activity = w.activity ?? 'none';
-    tab.title = `${w.name} (${w.kind}) — ${badgeText(w)}${w.error ? `: ${w.error}` : ''}`;
+    tab.title = `${label}${hint === '' ? '' : ` (${hint})`}${state === '' ? '' : ` — ${state}`}${w.error ? `: ${w.error}` : ''}`;
     tab.setAttribute('aria-selected', String(selected));
     tab.tabIndex = selected ? 0 : -1;
     el.classList.toggle('selected', selected);
     el.classList.toggle('read-only', isReadOnlyAgent(w));
-    close.setAttribute('aria-label', `Close ${w.name || w.kind}`);
+    close.setAttribute('aria-label', `Close ${label}`);
     close.title = 'Close worker (Delete)';
   }
 

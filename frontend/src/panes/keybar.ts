@@ -33,10 +33,10 @@ export class KeyBar {
   private ctrl = false;
 
   constructor(private readonly host: KeyBarHost) {
-    this.ctrlBtn = this.key('Ctrl', 'Control (applies to the next key)', () => this.setCtrl(!this.ctrl));
+    this.ctrlBtn = this.key('Ctrl', 'Ctrl (Control, applies to the next key)', () => this.setCtrl(!this.ctrl));
     this.ctrlBtn.setAttribute('aria-pressed', 'false');
     const keys = [
-      this.key('Esc', 'Escape', () => this.press('\x1b')),
+      this.key('Esc', 'Esc (Escape)', () => this.press('\x1b')),
       this.key('Tab', 'Tab', () => this.press('\t')),
       this.key('⇧Tab', 'Shift+Tab (Claude Code: next mode)', () => this.press('\x1b[Z')),
       this.ctrlBtn,

@@ -1,11 +1,13 @@
-// The pane registry: how a worker kind gets its view. A module registers a
-// factory for a kind (registerPane('sdk', ...)); the session view asks for a pane
+// The pane registry: how a worker gets its view. A module registers a
+// factory for a view (registerPane('chat', ...)); kinds.ts says which view
+// shows each worker kind. The session view asks for a pane
 // when a worker's tab is first opened, keeps it while the session view lives
 // (hidden when another tab is selected), and disposes it when the worker goes.
 //
 // Pane modules are found automatically: every `panes/<name>/index.ts` is loaded
 // at start-up (see panes/index.ts), so a new kind needs no edit elsewhere.
 import type { Api } from '../api';
+import { workerKind } from '../kinds';
 import type { Session, Worker } from '../types';
 
 /** A worker's view. el is appended to the pane area by the caller before show(). */
@@ -23,6 +25,8 @@ export interface Pane {
   focus?(): void;
   /** Optional: show this file (a path absolute or relative to the session's directory). */
   openFile?(path: string): void;
+  /** Optional: the agent's next permission mode (Alt+M). */
+  cycleMode?(): void;
 }
 
 /** What a pane is built from. session and worker are snapshots at creation time. */
@@ -36,19 +40,19 @@ export type PaneFactory = (ctx: PaneContext) => Pane;
 
 const factories = new Map<string, PaneFactory>();
 
-/** Registers the view for a worker kind. A later registration for the same kind replaces it. */
-export function registerPane(kind: string, factory: PaneFactory): void {
-  factories.set(kind, factory);
+/** Registers a view (KindInfo.view). A later registration for the same view replaces it. */
+export function registerPane(view: string, factory: PaneFactory): void {
+  factories.set(view, factory);
 }
 
-/** The factory for kind, if any module registered one. */
-export function paneFactory(kind: string): PaneFactory | undefined {
-  return factories.get(kind);
+/** The factory of a view, if any module registered one. */
+export function paneFactory(view: string): PaneFactory | undefined {
+  return factories.get(view);
 }
 
 /** Builds the pane for ctx.worker, or a "not available yet" placeholder for unknown kinds. */
 export function createPane(ctx: PaneContext): Pane {
-  const f = factories.get(ctx.worker.kind);
+  const f = factories.get(workerKind(ctx.worker).view);
   return f === undefined ? placeholderPane(ctx) : f(ctx);
 }
 
@@ -57,7 +61,7 @@ function placeholderPane(ctx: PaneContext): Pane {
   el.className = 'pane pane-placeholder';
   el.hidden = true;
   const p = document.createElement('p');
-  p.textContent = `The ${ctx.worker.kind} view is not available yet.`;
+  p.textContent = `The ${workerKind(ctx.worker).label} view is not available yet.`;
   el.append(p);
   return {
     el,

@@ -5,6 +5,7 @@
 // default on touch screens. None of it covers terminal text.
 import type { Terminal } from '@xterm/xterm';
 import { h, setText } from '../dom';
+import { workerKind, workerLabel } from '../kinds';
 import type { Worker } from '../types';
 import type { SocketState } from '../ws';
 import { KeyBar, type KeyBarHost } from './keybar';
@@ -37,9 +38,10 @@ export class TermChrome {
       this.setKeys(!this.keysWanted, true);
       host.focus(); // back to typing
     } }, '⌨ Keys');
-    const title = worker.kind === 'pty-agent' ? 'Claude (terminal UI)' : worker.name || 'Terminal';
+    const info = workerKind(worker);
+    const title = info.paneTitle ?? workerLabel(worker);
     this.bar = h('div', { class: 'pane-bar term-bar' }, h('span', { class: 'pane-bar-title' }, title), this.toggle, this.status);
-    const what = worker.kind === 'pty-agent' ? 'Starting Claude in the terminal…' : 'Starting the terminal…';
+    const what = info.startingText;
     this.cover = h('div', { class: 'term-starting', role: 'status' }, h('div', { class: 'spinner', 'aria-hidden': 'true' }), h('div', null, what));
     this.keybar = new KeyBar(host);
     this.setKeys(this.keysWanted, false);

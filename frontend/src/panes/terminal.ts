@@ -16,10 +16,12 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { errorMessage } from '../api';
 import { h } from '../dom';
+import { isAgent, workerKind } from '../kinds';
 import { activeTheme, onThemeChange } from '../theme';
 import type { Session, TerminalFrame, Worker } from '../types';
 import { ReconnectingSocket, wsUrl, type SocketState } from '../ws';
 import { OutputCursor, parseOutputFrame } from './output-cursor';
+import { readOnlyHint } from './read-only-hint';
 import { registerPane, type Pane, type PaneContext } from './registry';
 import { exitText, paneStatus, TermBanner, type ExitStatus } from './term-banner';
 import { TermChrome } from './term-chrome';
@@ -32,6 +34,7 @@ const droppedLine = '\x1b[2m[older output dropped]\x1b[22m\r\n';
 class TerminalPane implements Pane {
   readonly el: HTMLElement;
   private readonly host: HTMLElement;
+  private readonly hintId: string;
   private readonly chrome: TermChrome;
   private readonly banner = new TermBanner();
   private readonly term = new Terminal(terminalOptions(activeTheme()));
@@ -49,17 +52,24 @@ class TerminalPane implements Pane {
   private pending = '';
   private lastExit: ExitStatus = { code: null, signal: null };
   private worker: Worker;
+  private session: Session;
 
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
+    this.session = ctx.session;
     this.chrome = new TermChrome(ctx.worker, {
       send: (data) => this.typed(data),
       appCursor: () => this.term.modes.applicationCursorKeysMode,
       focus: () => this.term.focus(),
     });
-    this.host = h('div', { class: 'term-host' });
+    // Every key goes to the program, Tab and Shift+Tab too: the way out is
+    // said to screen readers, as the description of the terminal.
+    const hint = h('p', { class: 'sr-only', id: `term-hint-${ctx.worker.id}` },
+      'Keys go to the program, Tab and Shift+Tab too. Alt+S moves to the session list, Alt+P back here, Alt+1 to Alt+9 to another tab.');
+    this.hintId = hint.id;
+    this.host = h('div', { class: 'term-host', role: 'region', 'aria-label': 'Terminal', 'aria-describedby': hint.id });
     this.el = h('div', { class: 'pane pane-terminal', hidden: true },
-      this.chrome.bar, h('div', { class: 'term-body' }, this.host, this.chrome.cover), this.banner.el, this.chrome.keybar.el);
+      this.chrome.bar, h('div', { class: 'term-body' }, this.host, this.chrome.cover), this.banner.el, this.chrome.keybar.el, hint);
     this.el.dataset.workerId = ctx.worker.id;
     this.term.loadAddon(this.fit);
     this.term.onData((data) => this.input(this.chrome.keybar.transform(data)));
@@ -72,7 +82,7 @@ class TerminalPane implements Pane {
 
   /** Whether this worker no longer takes input: a stopped agent, kept to read its history. */
   private get readOnly(): boolean {
-    return this.worker.kind === 'pty-agent' && this.worker.status === 'stopped';
+    return isAgent(this.worker) && this.worker.status === 'stopped';
   }
 
   private applyReadOnly(): void {
@@ -81,7 +91,7 @@ class TerminalPane implements Pane {
     this.chrome.started();
     this.term.options.disableStdin = true;
     this.el.dataset.readonly = 'true';
-    this.banner.show('Stopped (read-only): this terminal no longer drives the conversation — use Back to chat / Open in terminal.');
+    this.banner.show(`Stopped (read-only). ${readOnlyHint(this.worker, this.session)}`);
   }
 
   show(): void {
@@ -101,9 +111,10 @@ class TerminalPane implements Pane {
     this.term.focus();
   }
 
-  update(worker: Worker, _session: Session): void {
+  update(worker: Worker, session: Session): void {
     const before = this.worker.status;
     this.worker = worker;
+    this.session = session;
     this.applyReadOnly();
     if (this.resizeObs !== null) this.maybeConnect();
     if (worker.status === 'exited') {
@@ -128,6 +139,7 @@ class TerminalPane implements Pane {
   /** Opens xterm; the element must be in the document. */
   private openTerminal(): void {
     this.term.open(this.host);
+    this.term.textarea?.setAttribute('aria-describedby', this.hintId); // what takes the focus
     this.resizeObs = new ResizeObserver(() => this.scheduleFit());
     this.resizeObs.observe(this.host);
     this.setStatus('starting…', 'connecting');
@@ -265,7 +277,7 @@ class TerminalPane implements Pane {
   }
 
   private renderBanner(): void {
-    const restart = this.worker.kind === 'terminal' ? () => void this.restart() : undefined;
+    const restart = workerKind(this.worker).restartable ? () => void this.restart() : undefined;
     this.banner.show(exitText(this.lastExit, this.worker), restart);
   }
 
@@ -297,6 +309,5 @@ class TerminalPane implements Pane {
   }
 }
 
-const factory = (ctx: PaneContext): Pane => new TerminalPane(ctx);
-registerPane('terminal', factory);
-registerPane('pty-agent', factory);
+// The view of every PTY kind (kinds.ts: a shell, Claude's terminal UI).
+registerPane('terminal', (ctx: PaneContext): Pane => new TerminalPane(ctx));

@@ -7,6 +7,7 @@
 // time (POST …/queue, docs/api-extensions.md).
 import { errorMessage } from '../api';
 import { h, setText } from '../dom';
+import { workerKind } from '../kinds';
 import type { PaneContext } from '../panes/registry';
 import { day, fetchUsage, level, money, percent, rateLimits, resetText, tokens, windowName, type RateLimit } from './state';
 
@@ -95,7 +96,9 @@ export class ChatUsage {
   private async toTerminal(): Promise<void> {
     this.switchBtn.disabled = true;
     try {
-      await this.ctx.api.switchAgent(this.ctx.session.id, 'pty-agent');
+      const to = workerKind(this.ctx.worker).switchTo;
+      if (to === undefined) throw new Error('this chat has no terminal view');
+      await this.ctx.api.switchAgent(this.ctx.session.id, to);
       setText(this.result, 'The conversation continues in the terminal view.');
     } catch (err) {
       setText(this.result, `Could not switch: ${errorMessage(err)}`);

@@ -58,10 +58,15 @@ func (s *Server) decide(body messagesBody) plan {
 	if p, ok := planFollowUp(body.Messages, last); ok {
 		return p
 	}
+	prompt := afterInterrupt(last.Text())
+	// A call prompt sent with the result of an interrupted call (the CLI
+	// sends them together) is a call, not that result's follow-up.
+	if p, ok := bridgePlan(prompt); ok && len(body.Tools) > 0 {
+		return p
+	}
 	if p, ok := toolResultPlan(body.Messages, last, n); ok {
 		return p
 	}
-	prompt := afterInterrupt(last.Text())
 	echo := fmt.Sprintf("Echo: %s (request had %d messages)", prompt, n)
 	if len(body.Tools) == 0 {
 		return textPlan("echo", echo) // a side request or the set_model probe

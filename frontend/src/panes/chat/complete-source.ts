@@ -36,26 +36,6 @@ export function trigger(text: string, caret: number): Trigger | null {
   return null;
 }
 
-/** Commands whose name starts with q first, then those containing it, then its letters in order. */
-export function filterCommands(all: SlashCommand[], q: string): SlashCommand[] {
-  const lq = q.toLowerCase();
-  const rank = (c: SlashCommand): number => {
-    const n = c.name.toLowerCase();
-    if (n.startsWith(lq)) return 0;
-    if (n.includes(lq)) return 1;
-    if (inOrder(n, lq)) return 2;
-    return -1;
-  };
-  return all.map((c) => ({ c, r: rank(c) })).filter((x) => x.r >= 0)
-    .sort((a, b) => a.r - b.r || a.c.name.localeCompare(b.c.name)).map((x) => x.c);
-}
-
-function inOrder(s: string, q: string): boolean {
-  let i = 0;
-  for (const ch of s) if (i < q.length && ch === q[i]) i++;
-  return i === q.length;
-}
-
 /** The source of one worker of one session. */
 export function apiSource(api: Api, sid: string, wid: string): CompletionSource {
   let cmds: Promise<SlashCommand[]> | null = null;

@@ -3,10 +3,13 @@
 // ArrowUp/Down move, Enter or Tab picks, Escape closes (and only closes:
 // the keys are taken in the capture phase on the composer, before the
 // composer sends on Enter or the pane cancels a turn on Escape); a click or
-// tap picks too. The box is an ARIA combobox over a listbox.
+// tap picks too. The box is a textbox with list autocompletion whose active
+// option is its aria-activedescendant (a textarea cannot take the combobox
+// role, and aria-expanded is not allowed on a textbox).
 import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
-import { filterCommands, trigger, type CompletionSource, type SlashCommand, type Trigger } from './complete-source';
+import { countUse, rankCommands } from './command-rank';
+import { trigger, type CompletionSource, type SlashCommand, type Trigger } from './complete-source';
 import './completion.css';
 
 interface Item {
@@ -38,7 +41,6 @@ export class Completion {
     this.list.addEventListener('click', (ev) => this.clicked(ev));
     input.setAttribute('aria-autocomplete', 'list');
     input.setAttribute('aria-controls', this.listId);
-    input.setAttribute('aria-expanded', 'false');
     input.addEventListener('input', () => this.update());
     input.addEventListener('click', () => this.update());
     input.addEventListener('blur', () => this.close());
@@ -60,7 +62,7 @@ export class Completion {
     const seq = ++this.seq;
     if (this.items.length === 0 || kindChanged) this.show([], 'loading…');
     const load = t.kind === 'command'
-      ? this.src.commands().then((cs) => filterCommands(cs, t.query).map(commandItem))
+      ? this.src.commands().then((cs) => rankCommands(cs, t.query).map(commandItem))
       : this.src.files(t.query).then((fs) => fs.map(fileItem));
     load.then((items) => {
       if (seq === this.seq && this.at !== null) this.show(items, items.length === 0 ? `no ${t.kind === 'command' ? 'command' : 'file'} matches` : '');
@@ -75,7 +77,6 @@ export class Completion {
     this.items = [];
     this.el.hidden = true;
     this.list.replaceChildren();
-    this.input.setAttribute('aria-expanded', 'false');
     this.input.removeAttribute('aria-activedescendant');
   }
 
@@ -88,7 +89,6 @@ export class Completion {
       class: 'chat-complete-option', role: 'option', id: `${this.listId}-${i}`, 'data-index': i, 'aria-selected': 'false',
     }, h('span', { class: 'chat-complete-label' }, it.label), h('span', { class: 'chat-complete-detail' }, it.detail))));
     this.el.hidden = false;
-    this.input.setAttribute('aria-expanded', 'true');
     this.highlight();
   }
 
@@ -123,6 +123,7 @@ export class Completion {
   private pick(i: number): void {
     const it = this.items[i];
     if (it === undefined || this.at === null) return;
+    if (this.at.kind === 'command') countUse(it.insert.slice(1));
     const v = this.input.value;
     const caret = this.input.selectionStart;
     const rest = v.slice(caret).replace(/^\S*/, ''); // the rest of the word being completed

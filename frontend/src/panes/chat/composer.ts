@@ -17,8 +17,6 @@ export interface ComposerActions {
   /** Queues a message with files (POST …/input, when queue); resolves once the server stored it. */
   queueFiles?(text: string, attachments: OutAttachment[]): Promise<unknown>;
   cancel(): void;
-  /** Shift+Tab: the next permission mode, as in the CLI. */
-  cycleMode?(): void;
 }
 
 const activityText: Record<Activity, string> = {
@@ -111,11 +109,6 @@ export class Composer {
     if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.shiftKey && !ev.altKey && this.busy) {
       ev.preventDefault();
       this.submit('now');
-      return;
-    }
-    if (ev.key === 'Tab' && ev.shiftKey && !ev.altKey && !ev.ctrlKey && !ev.metaKey && this.actions.cycleMode !== undefined) {
-      ev.preventDefault();
-      this.actions.cycleMode();
       return;
     }
     if (ev.key !== 'Enter' || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey || ev.isComposing || touchScreen()) return;

@@ -7,6 +7,7 @@
 // on the pane serves every button.
 import { wireCopy } from '../../copy';
 import { h } from '../../dom';
+import { revealToolsOnTap } from './tap-tools';
 
 const sources = new WeakMap<HTMLElement, string>();
 const decorated = new WeakSet<HTMLElement>();
@@ -27,11 +28,13 @@ function button(kind: string, label: string): HTMLButtonElement {
   return b;
 }
 
-/** Adds the buttons to every element under root that has a source and none yet. */
-export function decorate(root: Element): void {
+/** Adds the buttons to every element under root that has a source and none yet; true when it added some. */
+export function decorate(root: Element): boolean {
+  let added = false;
   for (const el of root.querySelectorAll<HTMLElement>(targets)) {
     if (decorated.has(el) || !sources.has(el)) continue;
     decorated.add(el);
+    added = true;
     if (el.classList.contains('tool-output-wrap')) {
       el.append(button('tool', 'Copy output'));
       continue;
@@ -44,6 +47,7 @@ export function decorate(root: Element): void {
     }
     el.append(h('div', { class: 'msg-tools' }, button('message', 'Copy message')));
   }
+  return added;
 }
 
 /**
@@ -55,7 +59,7 @@ export class CopyButtons {
   private readonly io: IntersectionObserver;
   private idle = 0;
 
-  constructor(scroller: HTMLElement, pane: HTMLElement) {
+  constructor(private readonly scroller: HTMLElement, pane: HTMLElement) {
     this.io = new IntersectionObserver((entries) => {
       for (const e of entries) {
         if (e.isIntersecting) this.near.add(e.target);
@@ -63,11 +67,30 @@ export class CopyButtons {
       }
       this.refresh();
     }, { root: scroller, rootMargin: '400px 0px' });
+    revealToolsOnTap(scroller);
     wireCopy(pane, (btn) => {
       if (btn.dataset.copy === 'code') return btn.parentElement?.querySelector('pre')?.textContent ?? null;
       const owner = btn.dataset.copy === 'tool' ? btn.parentElement : btn.parentElement?.parentElement;
       return owner === null || owner === undefined ? null : sources.get(owner) ?? null;
     });
+  }
+
+  /**
+   * Adds the buttons to the chunks in the scroller's view now, from the
+   * newest up (the view is at the bottom but for a reader scrolled up).
+   * True when it added some.
+   */
+  decorateInView(): boolean {
+    const view = this.scroller.getBoundingClientRect();
+    if (view.height === 0) return false; // hidden: no layout to keep
+    let added = false;
+    const chunks = this.scroller.querySelectorAll<HTMLElement>('.chat-chunk');
+    for (let i = chunks.length - 1; i >= 0; i--) {
+      const r = chunks[i]!.getBoundingClientRect();
+      if (r.bottom < view.top) break;
+      if (r.top <= view.bottom) added = decorate(chunks[i]!) || added;
+    }
+    return added;
   }
 
   /** A new chunk of the transcript: decorate it when it comes near the view. */

@@ -8,7 +8,9 @@ const formats: [string, string][] = [['md', 'Transcript (Markdown)'], ['jsonl', 
 
 /** The export menu of one chat worker; workerPath is /api/sessions/:sid/workers/:wid. */
 export function exportMenu(workerPath: string): HTMLElement {
-  const button = h('button', { class: 'btn btn-small chat-export', type: 'button', title: 'Download this conversation' }, 'Export');
+  // On a phone the bar keeps the words of the model and the mode: Export is "⋯".
+  const button = h('button', { class: 'btn btn-small chat-export', type: 'button', title: 'Download this conversation', 'aria-label': 'Export' },
+    h('span', { class: 'chip-full' }, 'Export'), h('span', { class: 'chip-short', 'aria-hidden': 'true' }, '⋯'));
   const menu = new MenuButton(button, 'Export the conversation');
   menu.setItems(formats.map(([format, label]) => h('button', {
     class: 'menu-item', type: 'button',

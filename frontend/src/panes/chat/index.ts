@@ -1,6 +1,6 @@
-// The chat view of `sdk` workers (Claude Code as a structured chat).
+// The chat view (kinds.ts: every kind whose view is 'chat', Claude Code as a structured chat).
 import { registerPane } from '../registry';
 import './chat.css';
 import { ChatPane } from './pane';
 
-registerPane('sdk', (ctx) => new ChatPane(ctx));
+registerPane('chat', (ctx) => new ChatPane(ctx));

@@ -7,6 +7,7 @@
 // below the count of lines already stored are complete (a reconnecting socket
 // replays the running message's events: those must not show twice).
 import { h } from '../../dom';
+import { scrollBox } from '../../scroll-box';
 import { str, type CliMessage } from './protocol';
 
 interface LiveBlock {
@@ -114,7 +115,7 @@ function liveBlock(type: string, toolName: string): LiveBlock | null {
         el: h('div', { class: 'chat-msg chat-tool live', 'data-state': 'pending' },
           h('div', { class: 'tool-head' }, h('span', { class: 'tool-name' }, toolName || 'tool'),
             h('span', { class: 'tool-state' }, 'preparing…')),
-          h('pre', { class: 'tool-pre' }, text)),
+          scrollBox(h('pre', { class: 'tool-pre' }, text), 'Tool input')),
         text,
       };
     default:

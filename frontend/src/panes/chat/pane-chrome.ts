@@ -5,6 +5,7 @@
 import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
 import { ChatUsage } from '../../usage/chat-strip';
+import type { Worker } from '../../types';
 import type { SocketState } from '../../ws';
 import type { PaneContext } from '../registry';
 import type { OutAttachment } from './attach-tray';
@@ -15,6 +16,7 @@ import { Composer } from './composer';
 import { exportMenu } from './export-menu';
 import { QueuePanel, type QueueActions } from './queue-panel';
 import { SettingsBar } from './settings-bar';
+import { AgentButton } from '../../tools/agent-dialog';
 
 const stateText: Record<SocketState, string> = {
   connecting: 'connecting…',
@@ -36,21 +38,24 @@ export class ChatChrome {
   readonly composer: Composer;
   readonly queue: QueuePanel;
   readonly usage: ChatUsage;
+  /** Limits, prompt, MCP servers and tools (tools/agent-dialog.ts). */
+  readonly agent: AgentButton;
   /** The pane bar: title, settings, usage total, export, connection pill. */
   readonly bar: HTMLElement;
   private readonly connEl = h('span', { class: 'status-pill chat-conn', role: 'status' });
 
-  constructor(ctx: PaneContext, banner: Banner, hooks: ChromeHooks) {
+  constructor(ctx: PaneContext, banner: Banner, hooks: ChromeHooks, worker: () => Worker) {
     this.settings = new SettingsBar(ctx.api, ctx.session.id, ctx.worker, (msg) => banner.show('settings', msg));
     this.settings.update(ctx.worker, ctx.session);
-    this.composer = new Composer({ send: hooks.send, cancel: hooks.cancel, cycleMode: () => this.settings.cycleMode(),
+    this.composer = new Composer({ send: hooks.send, cancel: hooks.cancel,
       queueFiles: (content, attachments) =>
         ctx.api.request('POST', ctx.api.workerPath(ctx.session.id, ctx.worker.id) + '/input', { content, when: 'queue', attachments }) });
     new Completion(this.composer.input, this.composer.el, apiSource(ctx.api, ctx.session.id, ctx.worker.id));
     this.queue = new QueuePanel(queueActions(ctx, (err) => banner.show('queue', errorMessage(err))));
     this.usage = new ChatUsage(ctx);
+    this.agent = new AgentButton(ctx.api, ctx.session.id, worker);
     this.bar = h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'),
-      this.settings.el, this.usage.total, exportMenu(ctx.api.workerPath(ctx.session.id, ctx.worker.id)), this.connEl);
+      this.settings.el, this.agent.el, this.usage.total, exportMenu(ctx.api.workerPath(ctx.session.id, ctx.worker.id)), this.connEl);
   }
 
   /** Shows the socket state ("loading…" while the history replays); returns the pane's data-conn value. */

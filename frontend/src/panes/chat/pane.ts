@@ -7,7 +7,9 @@
 import { h } from '../../dom';
 import type { Activity, Session, Worker } from '../../types';
 import type { SocketState } from '../../ws';
+import { readOnlyHint } from '../read-only-hint';
 import type { Pane, PaneContext } from '../registry';
+import { FocusGroup } from '../../focus-group';
 import { Banner } from './banner';
 import type { OutAttachment } from './attach-tray';
 import type { Composer } from './composer';
@@ -23,6 +25,8 @@ import { StopCard } from './stop-card';
 import { setAsking } from './title-alert';
 import { Transcript } from './transcript';
 import { TodoPin, todosOf } from './tools/todo';
+import { ToolDock } from '../../tools/dock';
+import { limitContinue, limitSettings } from '../../tools/limit-card';
 import { TurnStart } from './turn-start';
 import { watchingReason, watchState } from './watch';
 
@@ -37,6 +41,8 @@ export class ChatPane implements Pane {
   private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
   private readonly dock: PermissionDock;
+  /** Forms and links of agentdesk's own tools (ask_user, show). */
+  private readonly toolDock: ToolDock;
   private readonly stopCard = new StopCard((force) => this.cancel(force));
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
@@ -49,8 +55,11 @@ export class ChatPane implements Pane {
   private worker: Worker;
   private visible = false;
   private readonly loop = new RenderLoop(this.transcript, () => {
-    this.copies.refresh();
     this.scroller.keep();
+    // The buttons of what shows go in before the frame is painted: added
+    // later, they would push the messages in view (a layout shift).
+    if (this.copies.decorateInView()) this.scroller.keep();
+    this.copies.refresh();
   });
   private sweepOnActivity = false;
   private socketState: SocketState = 'connecting';
@@ -58,13 +67,17 @@ export class ChatPane implements Pane {
   private statusError: string | null = null;
   /** Another claude process writes the conversation (watch.ts). */
   private watching = false;
+  /** The session as last seen (the read-only hint names its live tab). */
+  private session: Session;
 
   constructor(private readonly ctx: PaneContext) {
     this.worker = ctx.worker;
+    this.session = ctx.session;
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
     this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
-    this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() });
+    this.toolDock = new ToolDock(ctx.session.id);
+    this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() }, () => this.worker);
     this.composer = this.chrome.composer;
     this.settings = this.chrome.settings;
     this.el = h('div', { class: 'pane pane-chat', hidden: true },
@@ -73,15 +86,21 @@ export class ChatPane implements Pane {
       h('div', { class: 'chat-main' }, this.scroller.el, this.scroller.jump),
       this.stopCard.el,
       this.dock.el,
+      this.toolDock.el,
       this.todos.el,
       this.chrome.queue.el,
       this.composer.el);
     this.el.dataset.workerId = ctx.worker.id;
     this.composer.tray.listen(this.composer.input, this.el);
     this.copies = new CopyButtons(this.scroller.el, this.el);
+    // The messages' buttons, links and code are one Tab stop (focus-group.ts).
+    this.el.append(new FocusGroup(this.scroller.el,
+      'Tab enters the messages’ buttons, links and code at the newest; the arrow keys move between them; Tab leaves them.').hint);
     // Busy until the first history-end: the history read first is no news to announce.
     this.transcript.el.setAttribute('aria-busy', 'true');
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.el.addEventListener(limitContinue, () => void this.sendMessage('Continue.'));
+    this.el.addEventListener(limitSettings, () => this.chrome.agent.open(true));
     const path = `/ws/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}`;
     this.conn = new ChatConnection(path, {
       opened: () => this.opened(),
@@ -140,12 +159,17 @@ export class ChatPane implements Pane {
     this.el.hidden = true;
   }
 
+  cycleMode(): void {
+    this.settings.cycleMode();
+  }
+
   focus(): void {
     if (!this.dock.focusFirst()) this.composer.focus();
   }
 
   update(worker: Worker, session: Session): void {
     this.worker = worker;
+    this.session = session;
     this.settings.update(worker, session);
     this.applyWorker();
     if (!this.conn.isOpen) this.setActivity(worker.activity); // the socket's frames win while open
@@ -153,6 +177,7 @@ export class ChatPane implements Pane {
   }
 
   dispose(): void {
+    this.toolDock.dispose();
     this.loop.dispose();
     this.copies.dispose();
     this.chrome.dispose();
@@ -183,7 +208,7 @@ export class ChatPane implements Pane {
     const w = this.worker;
     this.el.dataset.status = w.status;
     this.composer.setReadOnly(w.status === 'stopped'
-      ? 'This chat no longer drives the conversation — use Back to chat / Open in terminal'
+      ? readOnlyHint(w, this.session)
       : this.watching ? watchingReason : null);
     // The worker keeps its error (a CLI that could not start) until a
     // start succeeds: a tab opened later shows it too.

@@ -2,6 +2,7 @@
 // an optional reason. Keyboard: Allow has focus; A allows, D denies (outside
 // the reason field, where Enter denies).
 import { h } from '../../dom';
+import { scrollBox } from '../../scroll-box';
 import { prettyJson } from './format';
 import { isObject, str, type PermissionRequest } from './protocol';
 import { suggestionButtons } from './suggestions';
@@ -98,12 +99,12 @@ function describe(req: PermissionRequest): HTMLElement[] {
   if (desc !== '' && desc !== t.text) out.push(h('div', { class: 'perm-desc' }, desc));
   const plan = req.toolName === 'ExitPlanMode' ? str(req.input, 'plan') : '';
   if (plan !== '') {
-    out.push(h('pre', { class: 'tool-pre perm-main perm-plan' }, plan));
+    out.push(scrollBox(h('pre', { class: 'tool-pre perm-main perm-plan' }, plan), 'Plan'));
     return out; // the plan is the whole input
   }
   if (t.text !== '') {
     const main = req.toolName === 'Bash' ? `$ ${str(req.input, 'command')}` : t.text;
-    out.push(h('pre', { class: 'tool-pre perm-main' }, main));
+    out.push(scrollBox(h('pre', { class: 'tool-pre perm-main' }, main), 'Request'));
   }
   if (req.blockedPath !== undefined && req.blockedPath !== '' && req.blockedPath !== t.text) {
     out.push(h('div', { class: 'perm-path muted' }, `Path: ${req.blockedPath}`));
@@ -111,7 +112,7 @@ function describe(req: PermissionRequest): HTMLElement[] {
   if (isObject(req.input) && Object.keys(req.input).length > 0) {
     const simple = req.toolName === 'Bash' || req.toolName === 'Read';
     out.push(h('details', { class: 'tool-input', open: !simple },
-      h('summary', null, 'Full input'), h('pre', { class: 'tool-pre' }, prettyJson(req.input))));
+      h('summary', null, 'Full input'), scrollBox(h('pre', { class: 'tool-pre' }, prettyJson(req.input)), 'Full input')));
   }
   return out;
 }

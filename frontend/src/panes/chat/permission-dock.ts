@@ -4,10 +4,9 @@
 // sends the still-pending requests again: the cards it does not repeat were
 // resolved while this tab was away and go.
 import { h } from '../../dom';
-import { AskCard } from './ask-card';
-import { PermissionCard, type Answer, type RequestCard } from './permission-card';
-import { PlanCard } from './plan-card';
+import type { Answer, RequestCard } from './permission-card';
 import type { ClientFrame, PermissionRequest } from './protocol';
+import { requestCard } from './request-card';
 
 interface Entry {
   card: RequestCard;
@@ -38,8 +37,7 @@ export class PermissionDock {
       return;
     }
     const respond = (a: Answer): void => this.respond(req.requestId, a);
-    const card = req.toolName === 'AskUserQuestion' ? new AskCard(req, respond)
-      : req.toolName === 'ExitPlanMode' ? new PlanCard(req, respond) : new PermissionCard(req, respond);
+    const card = requestCard(req, respond);
     this.entries.set(req.requestId, { card, stale: false });
     this.el.append(card.el);
     this.el.hidden = false;

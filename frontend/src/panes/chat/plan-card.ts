@@ -3,6 +3,7 @@
 // (allow, mode acceptEdits), "Approve, ask for each edit" (allow, mode
 // default) and "Keep planning" with feedback (deny, the feedback as message).
 import { h } from '../../dom';
+import { codeBoxes, scrollBox } from '../../scroll-box';
 import type { Answer, RequestCard } from './permission-card';
 import { str, type PermissionRequest } from './protocol';
 
@@ -23,8 +24,9 @@ export class PlanCard implements RequestCard {
     const body = h('div', { class: 'md plan-body' });
     if (typeof req.planHtml === 'string' && req.planHtml !== '') {
       body.innerHTML = req.planHtml; // sanitized by the server (goldmark, no raw HTML)
+      codeBoxes(body);
     } else {
-      body.append(h('pre', { class: 'tool-pre' }, str(req.input, 'plan') || '(Claude sent no plan text)'));
+      body.append(scrollBox(h('pre', { class: 'tool-pre' }, str(req.input, 'plan') || '(Claude sent no plan text)'), 'Plan'));
     }
     this.autoBtn = h('button', { class: 'btn btn-primary plan-approve-auto', type: 'button' }, 'Approve and auto-accept edits');
     this.askBtn = h('button', { class: 'btn plan-approve-ask', type: 'button' }, 'Approve, ask for each edit');

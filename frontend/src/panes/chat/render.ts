@@ -3,6 +3,8 @@
 // messages always goes in as textContent; only the server's sanitized
 // markdown HTML (the frame's "html") is inserted as HTML.
 import { h } from '../../dom';
+import { codeBoxes } from '../../scroll-box';
+import { limitReached, renderLimit } from '../../tools/limit-card';
 import { setCopySource } from './copy';
 import { formatCost, formatDuration, formatInt } from './format';
 import { isObject, num, str, type Block, type CliMessage } from './protocol';
@@ -30,6 +32,7 @@ export function renderUserText(blocks: Block[], html?: string): HTMLElement | nu
   if (html !== undefined && html !== '') {
     body.classList.add('md');
     body.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
+    codeBoxes(body);
   } else {
     body.classList.add('plain');
     body.textContent = text;
@@ -51,6 +54,7 @@ export function renderText(text: string, html: string | undefined, aborted: bool
   if (html !== undefined && html !== '') {
     el.classList.add('md');
     el.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
+    codeBoxes(el);
   } else {
     el.classList.add('plain');
     el.textContent = text;
@@ -157,9 +161,16 @@ export function renderResult(m: CliMessage, prevTotal: number | null): HTMLEleme
   if (dur !== null) facts.push(formatDuration(dur));
   const inTok = num(m.usage, 'input_tokens');
   const outTok = num(m.usage, 'output_tokens');
-  if (inTok !== null || outTok !== null) facts.push(`${formatInt(inTok ?? 0)} in / ${formatInt(outTok ?? 0)} out tokens`);
+  // A turn cut short before the API answered used nothing: no "0 in / 0
+  // out tokens · $0" to read (a cost of nothing is no cost).
+  if ((inTok ?? 0) > 0 || (outTok ?? 0) > 0) facts.push(`${formatInt(inTok ?? 0)} in / ${formatInt(outTok ?? 0)} out tokens`);
   const cost = turnCost(m, prevTotal);
-  if (cost !== null) facts.push(formatCost(cost));
+  if (cost !== null && cost > 0) facts.push(formatCost(cost));
+  const limit = limitReached(m);
+  if (limit !== null) {
+    const errors = Array.isArray(m.errors) ? m.errors.filter((e: unknown) => typeof e === 'string').join('; ') : '';
+    return renderLimit(limit, facts.join(' · '), errors);
+  }
   const el = h('div', { class: 'chat-msg chat-result', 'data-outcome': outcome },
     h('span', { class: 'result-label' }, label),
     facts.length > 0 ? h('span', { class: 'result-facts' }, facts.join(' · ')) : null);

@@ -8,9 +8,12 @@
 import type { Api } from '../../api';
 import { errorMessage } from '../../api';
 import { h, setText } from '../../dom';
+import { announce } from '../../announce';
 import { MenuButton } from '../../components/menu-button';
 import type { PermissionRule, Session, Worker } from '../../types';
 import type { CliMessage } from './protocol';
+import { setChip, shortModeNames } from './chip';
+import { modelLabel } from './local-command';
 import { ruleSpec } from './suggestions';
 
 interface ModelInfo { value: string; displayName: string; description: string }
@@ -37,14 +40,19 @@ export class SettingsBar {
   private reportedModel: string | null = null;
   private bypassChosen: boolean;
   private busy = false;
+  /** Alt+M presses that came while a change was on its way: each cycles once more after it. */
+  private cyclesWaiting = 0;
   private readonly modelNote = h('div', { class: 'menu-note set-source' });
   private readonly modeNote = h('div', { class: 'menu-note set-source' });
+  /** The mode last shown, and whether the history replay ended (before, changes are old news). */
+  private shownMode: string | null = null;
+  private live = false;
 
   constructor(private readonly api: Api, private readonly sid: string, private worker: Worker,
     private readonly onError: (message: string) => void) {
     this.bypassChosen = worker.permissionMode === 'bypassPermissions';
     this.modelMenu = new MenuButton(h('button', { class: 'btn btn-small set-model', type: 'button', title: 'Model' }), 'Model');
-    this.modeMenu = new MenuButton(h('button', { class: 'btn btn-small set-mode', type: 'button', title: 'Permission mode (Shift+Tab in the message box cycles it)' }), 'Permission mode');
+    this.modeMenu = new MenuButton(h('button', { class: 'btn btn-small set-mode', type: 'button', title: 'Permission mode (Alt+M cycles it)', 'aria-keyshortcuts': 'Alt+M' }), 'Permission mode');
     this.rulesMenu = new MenuButton(h('button', { class: 'btn btn-small set-rules', type: 'button', title: '"Always allow" rules' }), 'Always-allow rules');
     this.el = h('div', { class: 'chat-settings' }, this.modelMenu.el, this.modeMenu.el, this.rulesMenu.el);
     this.modelMenu.button.addEventListener('click', () => void this.loadModels());
@@ -76,14 +84,19 @@ export class SettingsBar {
     if (this.worker.permissionMode) this.reportedMode = null;
     if (this.worker.model) this.reportedModel = null;
     this.render();
+    this.live = true;
   }
 
   get mode(): string {
     return this.reportedMode ?? (this.worker.permissionMode || this.worker.current?.permissionMode || 'default');
   }
 
-  /** Shift+Tab: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
+  /** Alt+M: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
   cycleMode(): void {
+    if (this.busy) {
+      this.cyclesWaiting++;
+      return;
+    }
     const order = ['default', 'acceptEdits', 'plan', ...(this.bypassChosen ? ['bypassPermissions'] : [])];
     const i = order.indexOf(this.mode);
     void this.choose({ permissionMode: order[(i + 1) % order.length] ?? 'default' });
@@ -101,15 +114,19 @@ export class SettingsBar {
       : this.reportedModel ?? this.worker.current?.model ?? 'Default model';
     const mode = modeNames[this.mode] ?? this.mode;
     const source = (chosen: boolean): string => (chosen ? 'chosen here' : "from Claude's own settings");
-    setText(this.modelMenu.button, `${model} ▾`);
+    setChip(this.modelMenu.button, modelLabel(model));
     this.modelMenu.button.setAttribute('aria-label', `Model: ${model}, ${source(!!this.worker.model)}`);
     this.modelMenu.button.dataset.chosen = String(!!this.worker.model);
     setText(this.modelNote, `Now: ${model}, ${source(!!this.worker.model)}`);
-    setText(this.modeMenu.button, `${mode} ▾`);
+    setChip(this.modeMenu.button, mode, shortModeNames[this.mode] ?? mode);
     this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${mode}, ${source(!!this.worker.permissionMode)}`);
     this.modeMenu.button.dataset.mode = this.mode;
     this.modeMenu.button.dataset.chosen = String(!!this.worker.permissionMode);
     setText(this.modeNote, `Now: ${mode}, ${source(!!this.worker.permissionMode)}`);
+    if (this.mode !== this.shownMode) {
+      if (this.live && this.shownMode !== null) announce(`Permission mode: ${mode}`);
+      this.shownMode = this.mode;
+    }
     this.el.dataset.busy = String(this.busy);
     // A stopped chat only shows its history: nothing to change.
     const stopped = this.worker.status === 'stopped';
@@ -179,10 +196,15 @@ export class SettingsBar {
       if (body.model !== undefined) this.reportedModel = null;
       this.worker = w;
     } catch (err) {
+      this.cyclesWaiting = 0; // a refused change: do not go on cycling past it
       this.onError(errorMessage(err));
     } finally {
       this.busy = false;
       this.render();
+    }
+    if (this.cyclesWaiting > 0) {
+      this.cyclesWaiting--;
+      this.cycleMode();
     }
   }
 

@@ -2,6 +2,7 @@
 // once the later user line's tool_result arrives (long output cut to a few dozen
 // lines with "show all"). Sub-agent messages (parent_tool_use_id) nest inside.
 import { h } from '../../dom';
+import { scrollBox } from '../../scroll-box';
 import { setCopySource } from './copy';
 import { prettyJson } from './format';
 import { isObject, type Block } from './protocol';
@@ -9,6 +10,7 @@ import { toolTitle } from './tool-title';
 import { imageUrl, resultImages } from './tools/images';
 import './tools/index';
 import { toolView, type ToolView } from './tools/registry';
+import { providerChip, shortToolName } from '../../tools/providers';
 
 /** Output lines shown before "show all". */
 export const previewLines = 40;
@@ -42,7 +44,8 @@ export class ToolCard {
     this.stateEl = h('span', { class: 'tool-state' });
     this.exitEl = h('span', { class: 'tool-exit', hidden: true });
     const head = h('div', { class: 'tool-head' },
-      h('span', { class: 'tool-name' }, name || 'tool'),
+      h('span', { class: 'tool-name' }, shortToolName(name) || 'tool'),
+      providerChip(name),
       t.text !== '' ? h(t.code ? 'code' : 'span', { class: 'tool-title' }, t.text) : null,
       this.exitEl, this.stateEl);
     this.el = h('div', { class: 'chat-msg chat-tool', 'data-tool': name, 'data-tool-id': id }, head);
@@ -51,7 +54,7 @@ export class ToolCard {
     if (this.body !== null) this.el.append(this.body);
     if (this.view?.rawInput !== false && isObject(input) && Object.keys(input).length > 0) {
       this.el.append(h('details', { class: 'tool-input' },
-        h('summary', null, 'Input'), h('pre', { class: 'tool-pre' }, prettyJson(input))));
+        h('summary', null, 'Input'), scrollBox(h('pre', { class: 'tool-pre' }, prettyJson(input)), 'Tool input')));
     }
     this.setState('pending');
   }
@@ -168,7 +171,7 @@ export function resultText(content: unknown): string {
 
 /** A <pre> with the first previewLines lines and a "show all" button when there is more. */
 export function outputBlock(text: string): HTMLElement {
-  const pre = h('pre', { class: 'tool-pre tool-output' });
+  const pre = scrollBox(h('pre', { class: 'tool-pre tool-output' }), 'Tool output');
   const lines = text.split('\n');
   const cut = lines.length > previewLines || text.length > previewChars;
   if (!cut) {

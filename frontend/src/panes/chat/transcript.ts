@@ -8,6 +8,7 @@ import { ChunkedLog } from './chunks';
 import type { StoredMessage } from './history';
 import { withAttachments } from './attach-view';
 import { LiveStream } from './live';
+import { localCommand } from './local-command';
 import { blocksOf, deniedByPermission, num, str, type Block, type CliMessage } from './protocol';
 import { WorkQueue } from './queue';
 import { note, renderApiError, renderResult, renderText, renderThinking, renderUserText, markFromTerminal } from './render';
@@ -188,6 +189,12 @@ export class Transcript {
   }
 
   private user(m: CliMessage, html: string | undefined): HTMLElement[] {
+    const local = localCommand(m);
+    if (local !== undefined) {
+      if (local === null) return [];
+      this.container(m.parent_tool_use_id).append(local);
+      return [local];
+    }
     const blocks = blocksOf(m);
     const out: HTMLElement[] = [];
     for (const b of blocks) {

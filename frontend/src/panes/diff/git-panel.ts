@@ -1,13 +1,15 @@
 // "Stage & commit" above the diff: the staged and unstaged files of the
 // session's work tree with per-file and per-hunk stage/unstage, discard
 // (behind the app's dialog; an untracked file asks twice), a commit box with
-// "Ask the agent to write it", and Push when a remote exists. It fetches the
+// "Ask the agent to write it" (its answer fills the box: commit-ask.ts), and
+// Push when a remote exists. It fetches the
 // status when opened and again after every diff frame (the worker watches
 // the index too), and shows git's own message when something is refused.
 import { ApiError, errorMessage, type Api } from '../../api';
 import { askConfirm } from '../../components/dialog';
 import { h, setText } from '../../dom';
 import type { Session } from '../../types';
+import { AgentAsk } from './commit-ask';
 import { askForMessage, GitClient, type GitStatus, type IndexFile, type Side } from './git-model';
 import { fileRow } from './git-rows';
 import { shortSha } from './model';
@@ -30,6 +32,8 @@ export class GitPanel {
   private fetching = false;
   private again = false;
   private busy = false;
+  /** The running "Ask the agent", if any. */
+  private asking: AgentAsk | null = null;
 
   constructor(private readonly api: Api, private session: Session) {
     this.git = new GitClient(api, session.id);
@@ -38,7 +42,7 @@ export class GitPanel {
     this.note = h('p', { class: 'gp-note', role: 'status' });
     this.msg = h('textarea', { class: 'gp-msg', rows: 2, placeholder: 'Commit message', 'aria-label': 'Commit message', spellcheck: 'true' });
     this.commitBtn = h('button', { type: 'button', class: 'btn btn-primary gp-commit-btn', onClick: () => void this.commit() }, 'Commit');
-    this.askBtn = h('button', { type: 'button', class: 'btn gp-ask', onClick: () => void this.askAgent() }, 'Ask the agent to write it');
+    this.askBtn = h('button', { type: 'button', class: 'btn gp-ask', onClick: () => this.askAgent() }, 'Ask the agent to write it');
     this.pushBtn = h('button', { type: 'button', class: 'btn gp-push', hidden: true, onClick: () => void this.push() }, 'Push');
     this.lists = { staged: h('div', { class: 'gp-list', 'data-side': 'staged' }), unstaged: h('div', { class: 'gp-list', 'data-side': 'unstaged' }) };
     const box = h('div', { class: 'gp-commit' }, this.msg, h('div', { class: 'gp-actions' }, this.commitBtn, this.askBtn, this.pushBtn), this.note);
@@ -95,7 +99,8 @@ export class GitPanel {
 
   private renderAsk(): void {
     const wid = this.session.activeAgentWorkerId;
-    this.askBtn.disabled = wid === null;
+    this.askBtn.disabled = wid === null || this.asking !== null;
+    this.askBtn.setAttribute('aria-busy', String(this.asking !== null));
     this.askBtn.title = wid === null ? 'This session has no agent to ask' : 'Sends the agent a message asking for a commit message for the staged changes';
   }
 
@@ -154,15 +159,50 @@ export class GitPanel {
     if (ok && st !== null) setText(this.note, `Pushed ${st.branch ?? ''} to ${st.remote ?? ''}.`);
   }
 
-  private async askAgent(): Promise<void> {
+  /** Asks the agent; its message fills the box (unless the person wrote one meanwhile). */
+  private askAgent(): void {
     const wid = this.session.activeAgentWorkerId;
-    if (wid === null) return;
-    try {
-      await this.api.sendInput(this.session.id, wid, askForMessage);
-      setText(this.note, 'Asked the agent: its answer appears in its tab. Paste the message here, then Commit.');
-    } catch (err) {
-      this.showError(err);
-    }
+    if (wid === null || this.asking !== null) return;
+    const before = this.msg.value;
+    const end = (): void => {
+      this.asking = null;
+      this.renderAsk();
+    };
+    this.error.hidden = true;
+    this.asking = new AgentAsk(this.api, this.session.id, wid, askForMessage, {
+      status: (text) => setText(this.note, text),
+      done: (message) => {
+        end();
+        if (this.msg.value.trim() === '' || this.msg.value === before) {
+          this.fill(message);
+          setText(this.note, 'The agent’s message is in the box: edit it if you like, then Commit.');
+          this.msg.focus({ preventScroll: true });
+        } else {
+          // The person wrote their own meanwhile: theirs stays, the agent's is offered.
+          const use = h('button', { type: 'button', class: 'btn btn-small gp-use', onClick: () => {
+            this.fill(message);
+            setText(this.note, 'The agent’s message is in the box: edit it if you like, then Commit.');
+          } }, 'Use it');
+          this.note.replaceChildren('The agent wrote a message; yours is kept. ', use);
+        }
+      },
+      failed: (text) => {
+        end();
+        setText(this.note, text);
+      },
+    });
+    this.renderAsk();
+  }
+
+  /** Puts message in the box, tall enough to show it (up to 8 lines). */
+  private fill(message: string): void {
+    this.msg.value = message;
+    this.msg.rows = Math.min(8, Math.max(2, message.split('\n').length));
+  }
+
+  dispose(): void {
+    this.asking?.dispose();
+    this.asking = null;
   }
 
   /** Runs one change; the answer is the new status. False when refused. */

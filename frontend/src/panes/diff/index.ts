@@ -1,6 +1,6 @@
-// Registers the view of git-diff workers (loaded by panes/index.ts).
+// Registers the diff view (kinds.ts: the git diff's view; loaded by panes/index.ts).
 import { registerPane } from '../registry';
 import './diff.css';
 import { DiffPane } from './pane';
 
-registerPane('git-diff', (ctx) => new DiffPane(ctx));
+registerPane('diff', (ctx) => new DiffPane(ctx));

@@ -96,6 +96,7 @@ export class DiffPane implements Pane {
 
   dispose(): void {
     this.socket?.dispose();
+    this.gitPanel.dispose();
     this.selector.dispose();
     this.sections.dispose();
     this.el.remove();

@@ -113,7 +113,7 @@ export class FileSection {
       h('span', { class: 'df-status', 'data-status': f.status, title: f.status }, statusLetter(f.status)),
       pathLabel(f));
     const counts = f.binary ? null : h('span', { class: 'df-counts' }, h('span', { class: 'n-add' }, `+${f.additions}`), ' ', h('span', { class: 'n-del' }, `−${f.deletions}`));
-    const head = h('div', { class: 'df-head' }, this.toggleBtn, ...badges(f), counts);
+    const head = h('div', { class: 'df-head' }, this.toggleBtn, ...badges(f), counts, openButton(f));
     this.body = h('div', { class: 'df-body' });
     this.body.hidden = this.collapsed;
     this.renderBody();
@@ -180,6 +180,14 @@ export class FileSection {
     if (this.built) this.render();
     else this.placeholder();
   }
+}
+
+/** "Open" shows the file itself in the session's Files tab (not for a deleted one). */
+function openButton(f: DiffFile): HTMLElement | null {
+  if (f.status === 'deleted') return null;
+  const b = h('button', { type: 'button', class: 'btn btn-small df-open', title: `Open ${f.path} in the Files tab` }, 'Open');
+  b.addEventListener('click', () => b.dispatchEvent(new CustomEvent('agentdesk-open-file', { bubbles: true, detail: { path: f.path } })));
+  return b;
 }
 
 function pathLabel(f: DiffFile): HTMLElement {

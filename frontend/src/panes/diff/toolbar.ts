@@ -1,7 +1,10 @@
 // The diff pane's header: base selector (Enter or Apply sends set-base, Reset
 // goes back to the default base), base and head shas, totals, refresh with
 // its indicator, collapse/expand all. It only shows state and reports intents;
-// the pane owns the socket.
+// the pane owns the socket. On a narrow screen the controls (this bar's,
+// "Stage & commit" and the review tray) fold behind one "Controls" button
+// (diff.css), so the diff starts near the top; nothing here takes the focus
+// into a text field by itself (a phone's keyboard would pop up).
 import { h, setText } from '../../dom';
 import { shortSha, totals, type Diff } from './model';
 
@@ -22,6 +25,8 @@ export class Toolbar {
   private readonly sums: HTMLElement;
   private readonly indicator: HTMLElement;
   private readonly indicatorText: HTMLElement;
+  private readonly refreshBtn: HTMLButtonElement;
+  private readonly foldBtn: HTMLButtonElement;
   private workerBase = '';
 
   constructor(private readonly actions: ToolbarActions, inputId: string) {
@@ -38,12 +43,23 @@ export class Toolbar {
     this.sums = h('span', { class: 'dd-totals' });
     this.indicatorText = h('span', { class: 'dd-ind-text' });
     this.indicator = h('span', { class: 'dd-indicator' }, h('span', { class: 'dd-spinner', 'aria-hidden': 'true' }), this.indicatorText);
+    this.refreshBtn = h('button', { type: 'button', class: 'btn btn-small', title: 'Compute the diff again', onClick: () => actions.refresh() }, '⟳ Refresh');
+    this.foldBtn = h('button', { type: 'button', class: 'btn btn-small dd-fold', 'aria-expanded': 'false', title: 'Base, refresh, stage & commit, review', onClick: () => this.setFolded(this.foldBtn.getAttribute('aria-expanded') === 'true') }, 'Controls');
     const tools = h('span', { class: 'dd-tools' },
-      h('button', { type: 'button', class: 'btn btn-small', title: 'Compute the diff again', onClick: () => actions.refresh() }, '⟳ Refresh'),
+      this.refreshBtn,
       this.indicator,
       h('button', { type: 'button', class: 'btn btn-small', onClick: () => actions.collapseAll(true) }, 'Collapse all'),
       h('button', { type: 'button', class: 'btn btn-small', onClick: () => actions.collapseAll(false) }, 'Expand all'));
-    this.el = h('div', { class: 'dd-toolbar' }, form, h('span', { class: 'dd-summary' }, this.shas, this.sums), tools);
+    this.el = h('div', { class: 'dd-toolbar' }, form, h('span', { class: 'dd-summary' }, this.shas, this.sums), this.foldBtn, tools);
+  }
+
+  /** Folds (or shows) the controls on a narrow screen: the pane's data-controls says which. */
+  private setFolded(folded: boolean): void {
+    this.foldBtn.setAttribute('aria-expanded', String(!folded));
+    const pane = this.el.closest<HTMLElement>('.pane-diff');
+    if (pane === null) return;
+    if (folded) delete pane.dataset.controls;
+    else pane.dataset.controls = 'open';
   }
 
   /** The worker's base commit-ish (store updates); the input follows it unless the user is typing or fixing an error. */
@@ -71,8 +87,9 @@ export class Toolbar {
     setText(this.indicatorText, text);
   }
 
+  /** Focuses the first control shown: the fold button on a phone, else Refresh; never the base field. */
   focus(): void {
-    this.input.focus();
+    (this.foldBtn.offsetParent !== null ? this.foldBtn : this.refreshBtn).focus();
   }
 
   private apply(value: string): void {

@@ -2,6 +2,7 @@
 // a terminal-styled block with its ANSI colours (ansi.ts), long output cut
 // to the first lines with "show all" like any tool output.
 import { h } from '../../../dom';
+import { scrollBox } from '../../../scroll-box';
 import { setCopySource } from '../copy';
 import { hasAnsi, renderAnsi, stripAnsi } from './ansi';
 import { num } from '../protocol';
@@ -13,7 +14,7 @@ const previewChars = 6000;
 
 /** A terminal-styled <pre> of text, ANSI colours rendered as classes. */
 export function terminalBlock(text: string): HTMLElement {
-  const pre = h('pre', { class: 'tool-pre tool-output tool-term' });
+  const pre = scrollBox(h('pre', { class: 'tool-pre tool-output tool-term' }), 'Command output');
   const fill = (t: string): void => {
     if (hasAnsi(t)) renderAnsi(pre, t);
     else pre.textContent = t;

@@ -1,10 +1,11 @@
 // Edit, MultiEdit and Write as a diff: red/green lines with line numbers and
-// the file path as a link to the file in the session's git-diff tab. Before
+// the file path as a link to the file in the session's Files tab. Before
 // the result comes the numbers count from the snippet; the result's
 // structuredPatch (tool_use_result) then gives the file's real ones. A Write
 // of a new file shows its content, highlighted. Big diffs start collapsed and
 // are built only when opened.
 import { h } from '../../../dom';
+import { scrollBox } from '../../../scroll-box';
 import { highlightLine, langFor } from '../../diff/highlight';
 import { isObject, num, str } from '../protocol';
 import { hunkLines, lineDiff, splitLines, type DiffLine } from './line-diff';
@@ -13,12 +14,12 @@ import { registerTool } from './registry';
 /** Lines shown open at most; a longer diff starts collapsed. */
 const openLines = 60;
 
-/** The event a file link sends up to the session view (it opens the git-diff tab on that file). */
+/** The event a file link sends up to the session view (it opens the Files tab on that file). */
 export const openFileEvent = 'agentdesk-open-file';
 
-/** The path as a link: a click asks the session view to show the file in its git-diff tab. */
+/** The path as a link: a click asks the session view to show the file in its Files tab. */
 export function fileLink(path: string): HTMLElement {
-  const a = h('a', { class: 'tool-file', href: '#', title: 'Open in the Diff tab' }, path);
+  const a = h('a', { class: 'tool-file', href: '#', title: 'Open in the Files tab' }, path);
   a.addEventListener('click', (ev) => {
     ev.preventDefault();
     a.dispatchEvent(new CustomEvent(openFileEvent, { bubbles: true, detail: { path } }));
@@ -26,18 +27,22 @@ export function fileLink(path: string): HTMLElement {
   return a;
 }
 
+const signWords: Record<string, string> = { add: 'added', del: 'removed', ctx: '' };
+
 /** The rows of a diff; code is highlighted by the file's language when known. */
 function diffRows(lines: DiffLine[], path: string): HTMLElement {
   const lang = langFor(path);
-  const box = h('div', { class: 'tool-diff', role: 'table', 'aria-label': `Changes to ${path}` });
+  const box = scrollBox(h('div', { class: 'tool-diff', role: 'table', 'aria-label': `Changes to ${path}` }), '');
   for (const l of lines) {
     const text = h('span', { class: 'dl-text' });
     if (lang !== null) text.innerHTML = highlightLine(l.text, lang); // escaped by highlightLine
     else text.textContent = l.text;
-    box.append(h('div', { class: 'dl', 'data-kind': l.kind === '+' ? 'add' : l.kind === '-' ? 'del' : 'ctx', role: 'row' },
-      h('span', { class: 'dl-num' }, l.old === null ? '' : String(l.old)),
-      h('span', { class: 'dl-num' }, l.new === null ? '' : String(l.new)),
-      h('span', { class: 'dl-sign', 'aria-hidden': 'true' }, l.kind),
+    const kind = l.kind === '+' ? 'add' : l.kind === '-' ? 'del' : 'ctx';
+    text.setAttribute('role', 'cell');
+    box.append(h('div', { class: 'dl', 'data-kind': kind, role: 'row' },
+      h('span', { class: 'dl-num', role: 'cell' }, l.old === null ? '' : String(l.old)),
+      h('span', { class: 'dl-num', role: 'cell' }, l.new === null ? '' : String(l.new)),
+      h('span', { class: 'dl-sign', role: 'cell' }, h('span', { 'aria-hidden': 'true' }, l.kind), h('span', { class: 'tool-sr' }, signWords[kind])),
       text));
   }
   return box;

@@ -1,5 +1,7 @@
 // Read, Grep and Glob: what was looked at (path, pattern, where) as labelled
 // facts, and how much came back (lines, files, matches) next to the result.
+// Files found (Glob, and Grep listing files) are links that open the file
+// in the session's Files tab.
 import { h } from '../../../dom';
 import { num, str } from '../protocol';
 import { terminalBlock } from './bash';
@@ -23,6 +25,19 @@ function counted(text: string, unit: string, count: number): HTMLElement {
 
 const nonEmpty = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');
 
+/** Links shown for a list of found files at most; the rest are counted. */
+const maxLinks = 100;
+
+/** The count, then each found file as a link. */
+function foundFiles(paths: string[]): HTMLElement {
+  const box = h('div', { class: 'tool-count' }, `${paths.length} ${paths.length === 1 ? 'file' : 'files'}`);
+  const list = h('ul', { class: 'tool-found' });
+  for (const p of paths.slice(0, maxLinks)) list.append(h('li', null, fileLink(p.trim())));
+  if (paths.length > maxLinks) list.append(h('li', { class: 'tool-found-more' }, `and ${paths.length - maxLinks} more`));
+  box.append(list);
+  return box;
+}
+
 registerTool(['Read'], {
   body: (input) => {
     const path = str(input, 'file_path');
@@ -38,12 +53,14 @@ registerTool(['Grep'], {
   body: (input) => facts([['Pattern', str(input, 'pattern')], ['In', str(input, 'path')],
     ['Files', str(input, 'glob') || str(input, 'type')], ['Mode', str(input, 'output_mode')]]),
   result: (input, _block, text) => {
-    const unit = str(input, 'output_mode') === 'content' ? 'match' : 'file';
-    return counted(text, unit, nonEmpty(text).filter((l) => !/^Found \d+ /.test(l)).length);
+    const lines = nonEmpty(text).filter((l) => !/^Found \d+ /.test(l));
+    const mode = str(input, 'output_mode');
+    if (mode === '' || mode === 'files_with_matches') return foundFiles(lines);
+    return counted(text, mode === 'content' ? 'match' : 'file', lines.length);
   },
 });
 
 registerTool(['Glob'], {
   body: (input) => facts([['Pattern', str(input, 'pattern')], ['In', str(input, 'path')]]),
-  result: (_input, _block, text) => counted(text, 'file', nonEmpty(text).filter((l) => !/^No files found/.test(l)).length),
+  result: (_input, _block, text) => foundFiles(nonEmpty(text).filter((l) => !/^No files found/.test(l) && !/^\(Results are truncated/.test(l))),
 });
