@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -64,14 +65,6 @@ var ErrUnknownRequest = errors.New("codex: no such open request")
 // the session before a restart).
 func (t *Translator) Allow(rules ...Rule) { t.allowed = append(t.allowed, rules...) }
 
-func (t *Translator) allows(r Rule) bool {
-	for _, a := range t.allowed {
-		if a == r {
-			return true
-		}
-	}
-	return false
-}
 
 // request handles a request from Codex: a Request for the person, or a
 // Reply at once.
@@ -84,9 +77,9 @@ func (t *Translator) request(m Msg) ([]Out, *Reply) {
 	case "item/fileChange/requestApproval":
 		a, req = t.fileAsk(m.Params)
 	case "item/permissions/requestApproval":
-		a, req = t.permissionsAsk(m.Params)
+		a, req = permissionsAsk(m.Params)
 	case "item/tool/requestUserInput":
-		a, req = t.questionsAsk(m.Params)
+		a, req = questionsAsk(m.Params)
 	case "mcpServer/elicitation/request":
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"action": "decline"}}
 	case "execCommandApproval", "applyPatchApproval": // the v1 protocol's: never sent to this client
@@ -96,7 +89,7 @@ func (t *Translator) request(m Msg) ([]Out, *Reply) {
 	default:
 		return nil, &Reply{ID: m.ID, Err: &RPCError{Code: -32601, Message: "agentdesk does not handle " + m.Method}}
 	}
-	if a.rule.Tool != "" && t.allows(a.rule) {
+	if a.rule.Tool != "" && slices.Contains(t.allowed, a.rule) {
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"decision": "accept"}}
 	}
 	a.rpcID, a.method = m.ID, m.Method
@@ -148,7 +141,7 @@ func (t *Translator) fileAsk(raw json.RawMessage) (approval, *Request) {
 		Suggestions: sessionSuggestion(rule)}
 }
 
-func (t *Translator) permissionsAsk(raw json.RawMessage) (approval, *Request) {
+func permissionsAsk(raw json.RawMessage) (approval, *Request) {
 	p := params[struct {
 		ItemID      string          `json:"itemId"`
 		Reason      string          `json:"reason"`
@@ -163,7 +156,7 @@ func (t *Translator) permissionsAsk(raw json.RawMessage) (approval, *Request) {
 		ToolUseID: p.ItemID, Suggestions: sessionSuggestion(rule)}
 }
 
-func (t *Translator) questionsAsk(raw json.RawMessage) (approval, *Request) {
+func questionsAsk(raw json.RawMessage) (approval, *Request) {
 	p := params[struct {
 		ItemID    string `json:"itemId"`
 		Questions []struct {
