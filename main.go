@@ -80,7 +80,7 @@ func run(args []string) error {
 		Store:      store,
 		Config:     wcfg,
 		Log:        log,
-		Factories:  factories(cfg.claude),
+		Factories:  factories(agentPaths{claude: cfg.claude, codex: cfg.codex}),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
 		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others

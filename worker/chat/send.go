@@ -28,7 +28,6 @@ type sender struct {
 	j        *journal
 	dog      *guard
 	refs     refMaker
-	conv     string
 	stopping <-chan struct{}
 }
 
@@ -63,7 +62,7 @@ func (s *sender) sendLocked(content string, files []attachment.File, store func(
 	defer s.gate.end()
 	id := uuid.Must(uuid.NewV7()).String()
 	refs, blobs := s.refs.refs(files)
-	msg := userMessage(content, id, s.conv, time.Now(), refs)
+	msg := userMessage(content, id, s.slot.conversation(), time.Now(), refs)
 	if err := store([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user", blobs: blobs}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
