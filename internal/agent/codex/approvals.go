@@ -65,7 +65,6 @@ var ErrUnknownRequest = errors.New("codex: no such open request")
 // the session before a restart).
 func (t *Translator) Allow(rules ...Rule) { t.allowed = append(t.allowed, rules...) }
 
-
 // request handles a request from Codex: a Request for the person, or a
 // Reply at once.
 func (t *Translator) request(m Msg) ([]Out, *Reply) {
