@@ -1,7 +1,9 @@
 // Browser end-to-end of a Codex chat: the real, pinned Codex CLI
 // (node_modules/.bin/codex) against the fake Responses API
 // (internal/testkit/fakeopenai) on loopback, in a CODEX_HOME inside the
-// server's temp HOME. A person sends a message and reads the answer, allows
+// server's temp HOME. A person starts a Codex chat from the new-session form
+// and picks Codex's "Ask for commands" policy in the mode menu (on the phone
+// the session comes from the API), sends a message and reads the answer, allows
 // a command from the permission card (it runs in the session's folder),
 // denies the next one (it does not), and a reload shows the same
 // conversation with nothing twice; at desktop and phone size.
@@ -66,15 +68,38 @@ describe('a Codex chat with the real Codex CLI', { timeout: 300_000 }, () => {
 
   const uuids = (p) => pane(p).locator('[data-uuid]').evaluateAll((els) => els.map((e) => e.dataset.uuid));
 
-  for (const [size, options] of [['desktop', desktop], ['phone', phone]]) {
+  /** A Codex chat made with the new-session form, its mode chosen in the mode menu. */
+  async function fromForm(page, cwd) {
+    await page.goto(`${server.url}/?token=${server.token}`);
+    await page.locator('.conn[data-state="open"]').waitFor({ timeout: waitMs });
+    await page.keyboard.press('Alt+N');
+    await page.locator('#ns-cwd').fill(cwd);
+    await page.locator('#ns-title').fill('Codex desktop');
+    await page.locator('#ns-agent').selectOption({ label: 'Codex (chat)' });
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/s\/[^/]+/, { timeout: waitMs });
+    await pane(page).locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
+    assert.equal(await pane(page).locator('.chat-bar-title').innerText(), 'Codex (chat)');
+    await pane(page).locator('.set-mode').click();
+    const items = await page.locator('.menu-item[data-value]').evaluateAll((els) => els.map((e) => e.dataset.value));
+    assert.deepEqual(items, ['untrusted', 'on-request', 'never'], "the menu offers Codex's approval policies");
+    await page.locator('.menu-item[data-value="untrusted"]').click();
+    await page.locator('.set-mode[data-mode="untrusted"][data-chosen="true"]').waitFor({ timeout: waitMs });
+  }
+
+  /** A Codex chat made with the API, asking before commands. */
+  async function fromAPI(page, cwd) {
+    const s = await api(server, 'POST', '/api/sessions', { cwd, title: 'Codex phone', agent: 'codex', permissionMode: 'untrusted' });
+    assert.equal(s.workers[0].agent, 'codex');
+    await page.goto(`${server.url}/s/${s.id}?token=${server.token}`);
+    await pane(page).locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
+  }
+
+  for (const [size, options, open] of [['desktop', desktop, fromForm], ['phone', phone, fromAPI]]) {
     test(`a turn, an allowed and a denied command, a reload (${size})`, async () => {
       const cwd = await mkdtemp(path.join(tmp, `work-${size}-`));
-      // Codex asks before every command with the untrusted policy.
-      const s = await api(server, 'POST', '/api/sessions', { cwd, title: `Codex ${size}`, agent: 'codex', permissionMode: 'untrusted' });
-      assert.equal(s.workers[0].agent, 'codex');
       const page = await newPage(browser, options);
-      await page.goto(`${server.url}/s/${s.id}?token=${server.token}`);
-      await pane(page).locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
+      await open(page, cwd);
 
       await send(page, 'hello codex');
       await pane(page).locator('.chat-text', { hasText: 'Echo: hello codex' }).waitFor({ timeout: waitMs });
@@ -83,7 +108,7 @@ describe('a Codex chat with the real Codex CLI', { timeout: 300_000 }, () => {
       await send(page, 'bash: echo hi > allowed.txt');
       const card = pane(page).locator('.chat-perm');
       await card.waitFor({ timeout: waitMs });
-      assert.match(await card.innerText(), /allowed\.txt/);
+      assert.match(await card.innerText(), /Codex wants to use Bash[\s\S]*allowed\.txt/);
       assert.equal(await pane(page).getAttribute('data-activity'), 'asking');
       await card.getByRole('button', { name: 'Allow', exact: true }).click();
       await card.waitFor({ state: 'detached', timeout: waitMs });

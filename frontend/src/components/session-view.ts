@@ -41,7 +41,7 @@ export class SessionView {
     this.tabs = new WorkerTabs({
       select: (wid, focusPane) => this.select(wid, focusPane),
       close: (wid) => void this.closeWorker(wid),
-      add: (kind) => void this.addWorker(kind),
+      add: (kind, agent) => void this.addWorker(kind, agent),
     });
     this.switcher = new SwitchControl({
       api: deps.api,
@@ -142,15 +142,15 @@ export class SessionView {
     else this.tabs.el.querySelector<HTMLElement>('.add-worker')?.focus();
   }
 
-  async addWorker(kind: WorkerKind): Promise<void> {
+  async addWorker(kind: WorkerKind, agent?: string): Promise<void> {
     this.error.textContent = '';
     try {
-      const w = await this.deps.api.createWorker(this.session.id, { kind });
+      const w = await this.deps.api.createWorker(this.session.id, agent === undefined ? { kind } : { kind, agent });
       this.deps.store.upsertWorker(w);
       this.wanted = w.id;
       this.select(w.id, true);
     } catch (err) {
-      this.error.textContent = `Could not add the ${kindInfo(kind).label}: ${errorMessage(err)}`;
+      this.error.textContent = `Could not add the ${kindInfo(kind, agent).label}: ${errorMessage(err)}`;
     }
   }
 

@@ -3,6 +3,7 @@
 // connection pill), the queue panel, and the composer with its file
 // completion. The pane keeps the conversation and the socket.
 import { errorMessage } from '../../api';
+import { workerKind } from '../../kinds';
 import { h, setText } from '../../dom';
 import { ChatUsage } from '../../usage/chat-strip';
 import type { Worker } from '../../types';
@@ -54,7 +55,7 @@ export class ChatChrome {
     this.queue = new QueuePanel(queueActions(ctx, (err) => banner.show('queue', errorMessage(err))));
     this.usage = new ChatUsage(ctx);
     this.agent = new AgentButton(ctx.api, ctx.session.id, worker);
-    this.bar = h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'),
+    this.bar = h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, workerKind(ctx.worker).startLabel ?? 'Chat'),
       this.settings.el, this.agent.el, this.usage.total, exportMenu(ctx.api.workerPath(ctx.session.id, ctx.worker.id)), this.connEl);
   }
 

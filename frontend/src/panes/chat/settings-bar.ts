@@ -12,18 +12,12 @@ import { announce } from '../../announce';
 import { MenuButton } from '../../components/menu-button';
 import type { PermissionRule, Session, Worker } from '../../types';
 import type { CliMessage } from './protocol';
-import { setChip, shortModeNames } from './chip';
+import { setChip } from './chip';
+import { modesOf, type ModeSet } from './modes';
 import { modelLabel } from './local-command';
 import { ruleSpec } from './suggestions';
 
 interface ModelInfo { value: string; displayName: string; description: string }
-
-export const modeNames: Record<string, string> = {
-  default: 'Ask before edits',
-  acceptEdits: 'Accept edits',
-  plan: 'Plan',
-  bypassPermissions: 'Bypass permissions',
-};
 
 const destNames: Record<string, string> = {
   session: 'this session', localSettings: 'project (you)', projectSettings: 'project (shared)', userSettings: 'all projects',
@@ -39,6 +33,8 @@ export class SettingsBar {
   private reportedMode: string | null = null;
   private reportedModel: string | null = null;
   private bypassChosen: boolean;
+  /** The modes of the chat's agent. */
+  private readonly modes: ModeSet;
   private busy = false;
   /** Alt+M presses that came while a change was on its way: each cycles once more after it. */
   private cyclesWaiting = 0;
@@ -51,6 +47,7 @@ export class SettingsBar {
   constructor(private readonly api: Api, private readonly sid: string, private worker: Worker,
     private readonly onError: (message: string) => void) {
     this.bypassChosen = worker.permissionMode === 'bypassPermissions';
+    this.modes = modesOf(worker.agent);
     this.modelMenu = new MenuButton(h('button', { class: 'btn btn-small set-model', type: 'button', title: 'Model' }), 'Model');
     this.modeMenu = new MenuButton(h('button', { class: 'btn btn-small set-mode', type: 'button', title: 'Permission mode (Alt+M cycles it)', 'aria-keyshortcuts': 'Alt+M' }), 'Permission mode');
     this.rulesMenu = new MenuButton(h('button', { class: 'btn btn-small set-rules', type: 'button', title: '"Always allow" rules' }), 'Always-allow rules');
@@ -88,18 +85,18 @@ export class SettingsBar {
   }
 
   get mode(): string {
-    return this.reportedMode ?? (this.worker.permissionMode || this.worker.current?.permissionMode || 'default');
+    return this.reportedMode ?? (this.worker.permissionMode || this.worker.current?.permissionMode || this.modes.fallback);
   }
 
-  /** Alt+M: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
+  /** Alt+M: the agent's modes in turn (Claude's: default → acceptEdits → plan (→ bypassPermissions once chosen) → default). */
   cycleMode(): void {
     if (this.busy) {
       this.cyclesWaiting++;
       return;
     }
-    const order = ['default', 'acceptEdits', 'plan', ...(this.bypassChosen ? ['bypassPermissions'] : [])];
+    const order = [...this.modes.cycle, ...(this.bypassChosen ? ['bypassPermissions'] : [])];
     const i = order.indexOf(this.mode);
-    void this.choose({ permissionMode: order[(i + 1) % order.length] ?? 'default' });
+    void this.choose({ permissionMode: order[(i + 1) % order.length] ?? this.modes.fallback });
   }
 
   dispose(): void {
@@ -112,13 +109,13 @@ export class SettingsBar {
     // A chosen alias (sonnet) reads better than the id the CLI reports for it.
     const model = this.worker.model ? this.modelName(this.worker.model)
       : this.reportedModel ?? this.worker.current?.model ?? 'Default model';
-    const mode = modeNames[this.mode] ?? this.mode;
-    const source = (chosen: boolean): string => (chosen ? 'chosen here' : "from Claude's own settings");
+    const mode = this.modes.names[this.mode] ?? this.mode;
+    const source = (chosen: boolean): string => (chosen ? 'chosen here' : `from ${this.modes.owner}'s own settings`);
     setChip(this.modelMenu.button, modelLabel(model));
     this.modelMenu.button.setAttribute('aria-label', `Model: ${model}, ${source(!!this.worker.model)}`);
     this.modelMenu.button.dataset.chosen = String(!!this.worker.model);
     setText(this.modelNote, `Now: ${model}, ${source(!!this.worker.model)}`);
-    setChip(this.modeMenu.button, mode, shortModeNames[this.mode] ?? mode);
+    setChip(this.modeMenu.button, mode, this.modes.short[this.mode] ?? mode);
     this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${mode}, ${source(!!this.worker.permissionMode)}`);
     this.modeMenu.button.dataset.mode = this.mode;
     this.modeMenu.button.dataset.chosen = String(!!this.worker.permissionMode);
@@ -139,7 +136,7 @@ export class SettingsBar {
   }
 
   private setModeItems(): void {
-    this.modeMenu.setItems(Object.entries(modeNames).map(([v, name]) => {
+    this.modeMenu.setItems(Object.entries(this.modes.names).map(([v, name]) => {
       const b = h('button', { class: 'menu-item', type: 'button', 'data-value': v }, name);
       b.addEventListener('click', () => {
         this.modeMenu.close(true);
