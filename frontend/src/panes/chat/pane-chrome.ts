@@ -14,6 +14,7 @@ import type { Banner } from './banner';
 import { apiSource } from './complete-source';
 import { Completion } from './completion';
 import { Composer } from './composer';
+import { modesOf } from './modes';
 import { exportMenu } from './export-menu';
 import { QueuePanel, type QueueActions } from './queue-panel';
 import { SettingsBar } from './settings-bar';
@@ -48,7 +49,7 @@ export class ChatChrome {
   constructor(ctx: PaneContext, banner: Banner, hooks: ChromeHooks, worker: () => Worker) {
     this.settings = new SettingsBar(ctx.api, ctx.session.id, ctx.worker, (msg) => banner.show('settings', msg));
     this.settings.update(ctx.worker, ctx.session);
-    this.composer = new Composer({ send: hooks.send, cancel: hooks.cancel,
+    this.composer = new Composer({ send: hooks.send, cancel: hooks.cancel, agent: modesOf(ctx.worker.agent).owner,
       queueFiles: (content, attachments) =>
         ctx.api.request('POST', ctx.api.workerPath(ctx.session.id, ctx.worker.id) + '/input', { content, when: 'queue', attachments }) });
     new Completion(this.composer.input, this.composer.el, apiSource(ctx.api, ctx.session.id, ctx.worker.id));
