@@ -57,3 +57,27 @@ func TestCodexChatAttachments(t *testing.T) {
 		t.Fatalf("stored user message %s", user)
 	}
 }
+
+// TestCodexChatUsageRecords: each Codex turn is a usage record of its
+// model, with the fake API's token counts (100 in, 20 of them cached, 10
+// out per request).
+func TestCodexChatUsageRecords(t *testing.T) {
+	s := newCodexSetup(t)
+	h := s.harness(t, harnessOptions{})
+	a := attach(t, h.rt, "")
+	send(t, h, "first")
+	a.until(isResult)
+	send(t, h, "second")
+	a.until(isResult)
+	rows, _ := rollup(t, h.store)
+	var turns, in, cached, out int64
+	for _, r := range rows {
+		turns += r.Turns
+		in += r.InputTokens
+		cached += r.CacheReadTokens
+		out += r.OutputTokens
+	}
+	if turns != 2 || in != 160 || cached != 40 || out != 20 {
+		t.Fatalf("usage rows %+v: %d turns, %d in, %d cached, %d out; want 2, 160, 40, 20", rows, turns, in, cached, out)
+	}
+}
