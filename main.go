@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/persist"
@@ -49,6 +50,9 @@ func run(args []string) error {
 	if _, err := claude.Resolve(cfg.claude); err != nil {
 		log.Warn("the claude CLI cannot be run: chat and terminal agents will fail until it is installed (npm install -g @anthropic-ai/claude-code) or --claude names it", "err", err)
 	}
+	if _, err := codex.Resolve(cfg.codex); err != nil {
+		log.Warn("the codex CLI cannot be run: Codex chats will fail until it is installed (npm install -g @openai/codex) or --codex names it", "err", err)
+	}
 	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
 		return fmt.Errorf("create data dir: %w", err)
 	}
@@ -77,7 +81,7 @@ func run(args []string) error {
 		Store:      store,
 		Config:     wcfg,
 		Log:        log,
-		Factories:  factories(cfg.claude),
+		Factories:  factories(agentPaths{claude: cfg.claude, codex: cfg.codex}),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
 		Launcher:   launch.Local{}, // every child of a session that is not sandboxed runs here

@@ -66,7 +66,7 @@ func (m *Manager) failBuild(info Info, msg string) {
 func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 	sid, wid := info.SessionID, info.ID
 	kind := origin{by: byKind, gen: gen}
-	return Env{
+	env := Env{
 		Info: info, Session: sess, Store: m.store, Config: m.cfg,
 		Log:      m.log.With("worker", wid, "kind", info.Kind),
 		Restored: restored,
@@ -91,6 +91,10 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 			}
 		},
 	}
+	if info.Kind == KindSDK && info.Agent == AgentCodex {
+		ownConversation(m, &env, kind)
+	}
+	return env
 }
 
 // DeleteWorker stops a worker and removes it and its data.

@@ -17,7 +17,7 @@ import (
 type CreateSessionRequest struct {
 	Cwd            string `json:"cwd"`
 	Title          string `json:"title"`
-	Agent          string `json:"agent"` // "sdk" (default), "pty-agent" or "none"
+	Agent          string `json:"agent"` // "sdk" (default), "pty-agent", "codex" or "none"
 	Model          string `json:"model"`
 	PermissionMode string `json:"permissionMode"`
 	// Repo, Branch and Worktree ask for a new git worktree on a new branch
@@ -89,6 +89,9 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		return Session{}, err
 	}
 	wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode, AllowedTools: req.AllowedTools, Limits: req.Limits}
+	if req.Agent == AgentCodex {
+		wr.Agent = AgentCodex
+	}
 	if agent == "" && (len(req.AllowedTools) > 0 || !req.Limits.IsZero()) {
 		return Session{}, fieldErr("agent", "allowedTools and limits need an agent worker; leave agent out or set it to sdk")
 	}
@@ -160,13 +163,17 @@ func (m *Manager) agentKind(agent string) (Kind, error) {
 			return KindSDK, nil
 		}
 		return "", nil
-	case string(KindSDK), string(KindPTYAgent):
-		if !m.Supports(Kind(agent)) {
+	case string(KindSDK), string(KindPTYAgent), AgentCodex:
+		k := Kind(agent)
+		if agent == AgentCodex {
+			k = KindSDK // a chat that Codex drives
+		}
+		if !m.Supports(k) {
 			return "", fieldErr("agent", "%s workers are not available in this build", agent)
 		}
-		return Kind(agent), nil
+		return k, nil
 	}
-	return "", fieldErr("agent", `must be "sdk", "pty-agent" or "none", got %q`, agent)
+	return "", fieldErr("agent", `must be "sdk", "pty-agent", "codex" or "none", got %q`, agent)
 }
 
 // isGitWorkTree reports whether dir is inside a git work tree, by looking

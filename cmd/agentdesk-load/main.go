@@ -10,7 +10,9 @@
 // terminal servers, see bench/peers.sh). The server
 // must run with --claude pointing at internal/testkit/fakeclaude and, for sdk-fanout
 // and catchup, FAKECLAUDE_FLOOD=<n> in its environment (scripts/bench-load.sh
-// does both); for big, FAKECLAUDE_BIG=<n>x<bytes>.
+// does both); for big, FAKECLAUDE_BIG=<n>x<bytes>. With --agent codex, sdk-fanout
+// and catchup drive a Codex chat: the server's Codex must use the fake Responses
+// API with FAKEOPENAI_FLOOD=<n> (AGENT=codex scripts/bench-load.sh does that).
 package main
 
 import (
@@ -35,6 +37,7 @@ type config struct {
 	base     *url.URL // scheme://host, no path or query
 	token    string
 	scenario string
+	agent    string // the session agent of sdk-fanout and catchup: sdk (Claude) or codex
 	tabs     []int
 	messages []int
 	sessions []int
@@ -111,6 +114,7 @@ func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("agentdesk-load", flag.ContinueOnError)
 	rawURL := fs.String("url", "", "agentdesk start-up URL, with ?token=")
 	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big | upload | adopt | turn | term")
+	agent := fs.String("agent", "sdk", "the chat's agent for sdk-fanout and catchup: sdk (Claude) or codex")
 	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty; big uses the first)")
 	msgs := fs.String("messages", "10000,100000", "stored message counts (catchup)")
 	sess := fs.String("sessions", "10,100,1000", "cumulative session counts (sessions)")
@@ -143,7 +147,10 @@ func parseFlags(args []string) (config, error) {
 			return config{}, err
 		}
 	}
-	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
+	if *agent != "sdk" && *agent != "codex" {
+		return config{}, fmt.Errorf("--agent %q: want sdk or codex", *agent)
+	}
+	cfg := config{scenario: *scenario, agent: *agent, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
 		terminals: max(*terminals, 0), parallel: max(*parallel, 1), keep: *keep,
 		uploadBytes: *uploadBytes, adoptLines: *adoptLines, adoptBytes: *adoptBytes, claudeConfig: *claudeConfig,
 		gotty: *gotty, gottyPID: *gottyPID, agentConsole: *agentConsole, agentConsolePID: *agentConsolePID,

@@ -20,6 +20,8 @@ export interface Worker {
   exitCode: number | null;
   error: string | null;
   // kind-specific
+  /** A chat's agent (agentdesk extension): 'codex' for a Codex chat, absent for Claude's. */
+  agent?: string;
   /** What the person chose (absent: nothing chosen, the CLI's own settings apply). */
   model?: string | null;
   permissionMode?: string | null;
@@ -123,6 +125,8 @@ export interface CreateSessionInput {
 /** Body of POST /api/sessions/:sid/workers (kind-specific options allowed). */
 export interface CreateWorkerInput {
   kind: WorkerKind;
+  /** A chat's agent: 'codex', or absent for Claude. */
+  agent?: string;
   name?: string;
   model?: string;
   permissionMode?: string;

@@ -6,7 +6,7 @@
 // Server errors ({"error","code"}) are shown next to the form.
 import { ApiError, errorMessage, type Api } from '../api';
 import { h } from '../dom';
-import { startableAgents } from '../kinds';
+import { agentValue, startableAgents } from '../kinds';
 import type { AgentKind, CreateSessionInput, Session } from '../types';
 import { OpenExisting } from './open-existing';
 import { RepoSettingsDialog } from './repo-settings';
@@ -39,7 +39,7 @@ export class SessionForm {
     this.cwd = h('input', { id: 'ns-cwd', name: 'cwd', type: 'text', required: true, placeholder: '/home/me/project', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' });
     this.title = h('input', { id: 'ns-title', name: 'title', type: 'text', placeholder: 'optional', autocomplete: 'off' });
     this.agent = h('select', { id: 'ns-agent', name: 'agent' },
-      ...startableAgents().map((k, i) => h('option', { value: k.kind, selected: i === 0 }, k.startLabel ?? k.label)),
+      ...startableAgents().map((k, i) => h('option', { value: agentValue(k), selected: i === 0 }, k.startLabel ?? k.label)),
       h('option', { value: 'none' }, 'None'));
     this.worktree = h('input', { id: 'ns-worktree', name: 'worktree', type: 'checkbox' });
     this.branch = h('input', { id: 'ns-branch', name: 'branch', type: 'text', placeholder: 'feature/my-change', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' });

@@ -43,7 +43,7 @@ export class SessionView {
     this.tabs = new WorkerTabs({
       select: (wid, focusPane) => this.select(wid, focusPane),
       close: (wid) => void this.closeWorker(wid),
-      add: (kind) => void this.addWorker(kind),
+      add: (kind, agent) => void this.addWorker(kind, agent),
     });
     this.switcher = new SwitchControl({
       api: deps.api,
@@ -149,12 +149,12 @@ export class SessionView {
     else this.tabs.el.querySelector<HTMLElement>('.add-worker')?.focus();
   }
 
-  async addWorker(kind: WorkerKind): Promise<void> {
+  async addWorker(kind: WorkerKind, agent?: string): Promise<void> {
     this.error.textContent = '';
     try {
-      this.showNew(await this.deps.api.createWorker(this.session.id, { kind }));
+      this.showNew(await this.deps.api.createWorker(this.session.id, agent === undefined ? { kind } : { kind, agent }));
     } catch (err) {
-      this.error.textContent = `Could not add the ${kindInfo(kind).label}: ${errorMessage(err)}`;
+      this.error.textContent = `Could not add the ${kindInfo(kind, agent).label}: ${errorMessage(err)}`;
     }
   }
 
