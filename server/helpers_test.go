@@ -30,8 +30,21 @@ import (
 
 // TestMain checks for leaked goroutines, ignoring regexp2's shared clock
 // (chroma's lexers use it; it stops by itself), and removes the fake CLI.
+// A private HOME keeps the machine's ~/.claude, ~/.codex and ~/.gitconfig
+// out of every test (a chat that looks for a conversation to import reads
+// the config dir of the environment it was given: this one, unless the
+// test names another).
 func TestMain(m *testing.M) {
+	home, err := os.MkdirTemp("", "server-home-")
+	if err != nil {
+		panic(err)
+	}
+	for k, v := range map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude"), "CODEX_HOME": filepath.Join(home, ".codex")} {
+		os.Setenv(k, v)
+	}
 	code := m.Run()
+	os.RemoveAll(home)
 	if fakeCLIDir != "" {
 		os.RemoveAll(fakeCLIDir)
 	}

@@ -50,7 +50,7 @@ func TestErrorMessagesAreSentences(t *testing.T) {
 		{"POST", "/api/sessions/" + s.ID + "/workers", map[string]any{"kind": "terminal"}, 400, "invalid_field", "Terminal workers are not available in this build (field kind)."},
 		{"DELETE", "/api/sessions/" + s.ID + "/workers/w1", nil, 404, "not_found", `Worker "w1" was not found.`},
 		{"POST", "/api/sessions", map[string]string{"cwd": "/no/such/dir"}, 400, "invalid_field", `The cwd "/no/such/dir" does not exist or cannot be read.`},
-		{"POST", "/api/sessions", map[string]string{"cwd": dir, "agent": "robot"}, 400, "invalid_field", `The agent field must be "sdk", "pty-agent" or "none", got "robot".`},
+		{"POST", "/api/sessions", map[string]string{"cwd": dir, "agent": "robot"}, 400, "invalid_field", `The agent field must be "sdk", "pty-agent", "codex" or "none", got "robot".`},
 	}
 	for _, tt := range tests {
 		a := e.do(tt.method, tt.path, tt.body)
