@@ -192,6 +192,15 @@ func (r *Runtime) Messages(after string, limit int) ([]json.RawMessage, bool, er
 	return r.journal.messages(after, limit)
 }
 
+// MessagesBefore returns up to limit stored messages older than the one
+// whose uuid is before ("" means the newest page) and newer than the one
+// whose uuid is after ("" means no bound), oldest first, each as in
+// Messages, and whether older ones remain in that range. An unknown uuid
+// is an error wrapping worker.ErrNotFound.
+func (r *Runtime) MessagesBefore(before, after string, limit int) ([]json.RawMessage, bool, error) {
+	return r.journal.messagesBefore(before, after, limit)
+}
+
 // The reports to the manager. A bare Env (benchmarks) has no reporter.
 
 func (r *Runtime) reportRunning() {
