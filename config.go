@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/childproc"
-	"github.com/agentdesk/agentdesk/internal/claude"
 )
 
 // config is the command line and environment of API.md "Running".

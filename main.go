@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/persist"
@@ -76,7 +76,7 @@ func run(args []string) error {
 		Store:      store,
 		Config:     wcfg,
 		Log:        log,
-		Factories:  factories(),
+		Factories:  factories(cfg.claude),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
 		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others

@@ -205,7 +205,7 @@ describe('the Files tab in a browser', { timeout: 600_000 }, () => {
       // Unsaved edits survive a switch to another tab and back.
       await page.locator(`#tab-${chat.id}`).click();
       await page.locator('.pane-chat:not([hidden])').waitFor();
-      await page.locator('.tab-main', { has: page.locator('.tab-name', { hasText: /^files$/ }) }).click();
+      await page.locator('.tab-main', { has: page.locator('.tab-name', { hasText: /^Files$/ }) }).click();
       await files.locator('.fe-status[data-state="dirty"]').waitFor();
       assert.match(await files.locator('.cm-content').innerText(), /edited in the browser/);
       await files.locator('.fe-save').click();

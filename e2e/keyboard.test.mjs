@@ -73,7 +73,7 @@ describe('keyboard', { timeout: 400_000 }, () => {
     await pane(page).locator('.chat-result').waitFor();
     await pane(page).locator('.chat-conn[data-state="open"]').waitFor();
     // The Copy buttons come at an idle moment after the messages.
-    await pane(page).locator('.chat-text .copy-btn').last().waitFor();
+    await pane(page).locator('.chat-text .copy-btn').last().waitFor({ state: 'attached' }); // on a touch screen it shows when the message is tapped
     return page;
   }
 

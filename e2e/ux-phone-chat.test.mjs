@@ -58,7 +58,7 @@ describe('the chat on a phone', { timeout: 300_000 }, () => {
     await p.goto(`${server.url}/s/${s.id}/w/${w.id}`);
     await p.locator(`${chat} .chat-result`).waitFor();
     assert.equal(await p.locator('.notify-banner').isVisible(), false, 'no banner inside a session');
-    assert.deepEqual(await chips(p), [{ text: 'Haiku ▾', cut: false }, { text: 'Ask first ▾', cut: false }]);
+    assert.deepEqual(await chips(p), [{ text: 'Haiku ▾', cut: false }, { text: 'Ask ▾', cut: false }]);
     const room = await p.locator(`${chat} .chat-scroll`).evaluate((el) => el.getBoundingClientRect().height);
     assert.ok(room >= 0.58 * 844, `the conversation is ${Math.round(room)} px of 844`);
     // No Copy under the messages until one is tapped.

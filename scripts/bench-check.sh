@@ -15,12 +15,12 @@ factor=${BENCH_FACTOR:-3}
 suite=(
   "./persist|^BenchmarkAppendMessages\$/nosync=true|20000x"
   "./persist|^BenchmarkMessagesAfter10k\$|5x"
-  "./worker/sdk|^BenchmarkPipeline\$/saturated|20000x"
-  "./worker/sdk|^BenchmarkCatchUp10k\$|5x"
+  "./worker/chat|^BenchmarkPipeline\$/saturated|20000x"
+  "./worker/chat|^BenchmarkCatchUp10k\$|5x"
   "./internal/hub|^BenchmarkPublish10\$|200ms"
   "./server|^BenchmarkPumpFanout10\$|20000x"
   "./internal/markdown|^BenchmarkRender\$|200ms"
-  "./internal/claude|^BenchmarkParseLine\$|200ms"
+  "./internal/agent/claude|^BenchmarkParseLine\$|200ms"
   "./worker/gitdiff|^BenchmarkCompute1000Files\$|3x"
   "./internal/filelist|^BenchmarkRank100k\$|20x"
 )

@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // TestRealAdoptConversation starts a conversation with the real CLI
@@ -24,7 +23,7 @@ func TestRealAdoptConversation(t *testing.T) {
 	api := fakeapi.New(t)
 	home := t.TempDir()
 	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
+		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(claudePath)},
 		cfg:   worker.Config{ClaudePath: claudePath, ChildEnv: api.ClaudeEnv(home)}}
 	e.start()
 	t.Cleanup(e.stop)

@@ -10,7 +10,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // askScript is a fake CLI turn that asks to run a tool, waits for the
@@ -37,7 +36,7 @@ func fakeEnv(t *testing.T, cfg worker.Config, extra ...string) *env {
 	t.Helper()
 	sdkEnv(t) // builds the fake CLI once; this env is discarded
 	cfg.ClaudePath, cfg.ChildEnv = fakeCLI, append(os.Environ(), extra...)
-	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New}, cfg: cfg}
+	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(fakeCLI)}, cfg: cfg}
 	e.start()
 	t.Cleanup(e.stop)
 	return e

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // TestMissingCLIEndsTurn: with --claude pointing nowhere, a message gets
@@ -17,7 +16,7 @@ import (
 func TestMissingCLIEndsTurn(t *testing.T) {
 	sdkEnv(t) // builds the fake CLI
 	path := filepath.Join(t.TempDir(), "bin", "claude")
-	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
+	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(path)},
 		cfg: worker.Config{ClaudePath: path, ChildEnv: os.Environ()}}
 	e.start()
 	t.Cleanup(e.stop)

@@ -11,7 +11,6 @@ import (
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
 	"github.com/agentdesk/agentdesk/worker/review"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // TestSendReviewRealCLI: two comments sent as a review reach the real CLI
@@ -23,7 +22,7 @@ func TestSendReviewRealCLI(t *testing.T) {
 	api := fakeapi.New(t)
 	api.SlowChunks = 5000 // the "slow" turn outlasts the test; Close ends it
 	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New, worker.KindGitDiff: gitdiff.New},
+		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(claudePath), worker.KindGitDiff: gitdiff.New},
 		cfg:   worker.Config{ClaudePath: claudePath, ChildEnv: api.ClaudeEnv(t.TempDir())}}
 	e.start()
 	t.Cleanup(e.stop)

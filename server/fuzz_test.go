@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/gitdiff"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 	"github.com/coder/websocket"
 )
 
@@ -103,7 +102,7 @@ func fuzzWorkers(t *testing.T) (sdkRT, diffRT worker.Runtime) {
 	t.Helper()
 	e := sdkEnv(t) // builds the fake CLI once
 	e.stop()
-	e.kinds = map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New, worker.KindGitDiff: gitdiff.New}
+	e.kinds = map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(e.cfg.ClaudePath), worker.KindGitDiff: gitdiff.New}
 	e.cfg.ChildEnv = os.Environ()
 	e.start()
 	var s worker.Session

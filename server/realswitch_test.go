@@ -9,7 +9,6 @@ import (
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // TestRealSwitchRoundTrip moves one conversation of the real CLI from the
@@ -19,7 +18,7 @@ func TestRealSwitchRoundTrip(t *testing.T) {
 	claudePath := fakeapi.RequireClaude(t)
 	api := fakeapi.New(t)
 	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New, worker.KindPTYAgent: ptyagent.New},
+		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(claudePath), worker.KindPTYAgent: ptyagent.New},
 		cfg:   worker.Config{ClaudePath: claudePath, ChildEnv: api.ClaudeEnv(t.TempDir())}}
 	e.start()
 	t.Cleanup(e.stop)

@@ -10,7 +10,6 @@ import (
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // TestRealSwitchWithConfigWrapper runs the real CLI through a --claude
@@ -30,7 +29,7 @@ func TestRealSwitchWithConfigWrapper(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New, worker.KindPTYAgent: ptyagent.New},
+		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(wrapper), worker.KindPTYAgent: ptyagent.New},
 		cfg:   worker.Config{ClaudePath: wrapper, ChildEnv: api.ClaudeEnv(t.TempDir())}}
 	e.start()
 	t.Cleanup(e.stop)

@@ -10,9 +10,10 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
+	chatkind "github.com/agentdesk/agentdesk/worker/chat"
 )
 
 var (
@@ -21,6 +22,12 @@ var (
 	fakeCLI     string
 	fakeCLIErr  error
 )
+
+// chatKind is the sdk kind as main wires it: the chat engine with the
+// Claude driver, running the CLI at path.
+func chatKind(path string) worker.Factory {
+	return chatkind.Factory(claude.NewDriver(claude.Config{Path: path}))
+}
 
 // sdkEnv is a server whose sdk workers run the fake CLI (a built-in echo
 // turn per user message).
@@ -34,7 +41,7 @@ func sdkEnv(t *testing.T) *env {
 	if fakeCLIErr != nil {
 		t.Fatal(fakeCLIErr)
 	}
-	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
+	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(fakeCLI)},
 		cfg: worker.Config{ClaudePath: fakeCLI, ChildEnv: os.Environ()}}
 	e.start()
 	t.Cleanup(e.stop)

@@ -10,7 +10,6 @@ import (
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/ptyagent"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // realEnv is a server whose agent workers run the real CLI against api.
@@ -18,7 +17,7 @@ func realEnv(t *testing.T) (*env, *fakeapi.Server) {
 	claudePath := fakeapi.RequireClaude(t)
 	api := fakeapi.New(t)
 	e := &env{t: t, dir: t.TempDir(),
-		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New, worker.KindPTYAgent: ptyagent.New},
+		kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(claudePath), worker.KindPTYAgent: ptyagent.New},
 		cfg:   worker.Config{ClaudePath: claudePath, ChildEnv: api.ClaudeEnv(t.TempDir())}}
 	e.start()
 	t.Cleanup(e.stop)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeapi"
 	"github.com/agentdesk/agentdesk/worker"
-	"github.com/agentdesk/agentdesk/worker/sdk"
 )
 
 // oauthChildEnv is the fake API's clean CLI environment with the fake
@@ -83,7 +82,7 @@ func turn(t *testing.T, e *env, base string, tab *websocket.Conn, content string
 func TestUsageAndRateLimitRealCLI(t *testing.T) {
 	claudePath := fakeapi.RequireClaude(t)
 	api := fakeapi.New(t)
-	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: sdk.New},
+	e := &env{t: t, dir: t.TempDir(), kinds: map[worker.Kind]worker.Factory{worker.KindSDK: chatKind(claudePath)},
 		cfg: worker.Config{ClaudePath: claudePath, ChildEnv: oauthChildEnv(api, t.TempDir())}}
 	e.start()
 	t.Cleanup(e.stop)

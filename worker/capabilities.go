@@ -11,8 +11,8 @@ type Capabilities struct {
 	PermissionMode string    `json:"permissionMode,omitempty"`
 }
 
-// Model is one model the CLI offers: Value is what set_model and --model
-// take (an alias such as "sonnet", or "default").
+// Model is one model the CLI offers: Value is what a live model change and
+// --model take (an alias such as "sonnet", or "default").
 type Model struct {
 	Value         string `json:"value"`
 	DisplayName   string `json:"displayName"`

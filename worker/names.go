@@ -4,12 +4,13 @@ import "strconv"
 
 // kindWords are the words a person reads on a worker's tab when it was
 // given no name: the conversation's chat and terminal views, a shell, the
-// diff.
+// diff, the files.
 var kindWords = map[Kind]string{
 	KindSDK:      "Chat",
 	KindPTYAgent: "Terminal",
 	KindTerminal: "Shell",
 	KindGitDiff:  "Diff",
+	KindFiles:    "Files",
 }
 
 // defaultName names a new worker of kind k that was given no name: the

@@ -11,7 +11,7 @@ import (
 // and one "Terminal" (the earlier views are its history), and a second
 // live shell is "Shell 2".
 func TestDefaultNames(t *testing.T) {
-	kinds := map[worker.Kind]*fakeKind{worker.KindSDK: {}, worker.KindPTYAgent: {}, worker.KindTerminal: {}, worker.KindGitDiff: {}}
+	kinds := map[worker.Kind]*fakeKind{worker.KindSDK: {}, worker.KindPTYAgent: {}, worker.KindTerminal: {}, worker.KindGitDiff: {}, worker.KindFiles: {}}
 	factories := map[worker.Kind]worker.Factory{}
 	for k, f := range kinds {
 		factories[k] = f.factory
@@ -29,7 +29,7 @@ func TestDefaultNames(t *testing.T) {
 		names = append(names, w.Name)
 		driving = to
 	}
-	for _, k := range []worker.Kind{worker.KindTerminal, worker.KindTerminal, worker.KindGitDiff} {
+	for _, k := range []worker.Kind{worker.KindTerminal, worker.KindTerminal, worker.KindGitDiff, worker.KindFiles} {
 		w, err := m.CreateWorker(t.Context(), s.ID, worker.WorkerRequest{Kind: k})
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +41,7 @@ func TestDefaultNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	names = append(names, named.Name)
-	want := []string{"Chat", "Terminal", "Chat", "Terminal", "Chat", "Shell", "Shell 2", "Diff", "setup"}
+	want := []string{"Chat", "Terminal", "Chat", "Terminal", "Chat", "Shell", "Shell 2", "Diff", "Files", "setup"}
 	if len(names) != len(want) {
 		t.Fatalf("names %q, want %q", names, want)
 	}

@@ -24,9 +24,9 @@ type Settings struct {
 	PermissionMode string
 }
 
-// SettingsApplier is an agent runtime whose CLI takes a new model and
-// permission mode while it runs (set_model, set_permission_mode), and
-// starts with them later. An error wrapping ErrConflict says the CLI
+// SettingsApplier is an agent runtime whose agent takes a new model and
+// permission mode while it runs (through its driver), and starts with
+// them later. An error wrapping ErrConflict says the CLI
 // refused the change; nothing then changed.
 type SettingsApplier interface {
 	ApplySettings(ctx context.Context, next Settings) error

@@ -111,7 +111,7 @@ type UsageRow struct {
 
 // Report rolls up the stored usage records in q's range. Its cost is the
 // number of turns in the range: it reads the per-turn records the sdk
-// workers keep (worker/sdk/meter.go), never the message logs.
+// workers keep (worker/chat/meter.go), never the message logs.
 func (u *Usage) Report(q UsageQuery) (UsageReport, error) {
 	var recs []usage.Record
 	err := u.m.store.UsageRange(q.From, q.To, func(v []byte) error {

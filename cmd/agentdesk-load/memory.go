@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 // runUpload sends --parallel messages at once to one chat, each with

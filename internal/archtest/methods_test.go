@@ -11,11 +11,7 @@ import (
 const maxMethods = 40
 
 // exempt are the types allowed more for now, each with the reason.
-var exempt = map[string]string{
-	// Being split into the chat engine and the Claude driver by issue 23's
-	// driver seam; the lead removes this line once that lands.
-	"worker/sdk.Runtime": "issue 23, driver seam",
-}
+var exempt = map[string]string{}
 
 // methodCounts counts the methods declared on each named type of the
 // module's non-test code ("worker.Manager" → 39), by the receivers of its

@@ -23,7 +23,11 @@ type rule struct {
 }
 
 // kinds are the worker kinds: main wires them, the edge never sees them.
-var kinds = []string{"worker/sdk", "worker/ptyagent", "worker/terminal", "worker/gitdiff", "worker/workertest"}
+var kinds = []string{"worker/chat", "worker/ptyagent", "worker/terminal", "worker/gitdiff", "worker/files", "worker/workertest"}
+
+// drivers are the agents' drivers: the chat engine talks to them only
+// through their contract, internal/agent.
+var drivers = []string{"internal/agent/claude/...", "internal/agent/codex/..."}
 
 var rules = []rule{
 	{
@@ -37,6 +41,21 @@ var rules = []rule{
 		pkgs:   []string{"worker/..."},
 		mayNot: []string{".", "server/...", "cmd/..."},
 		why:    "the domain imports internal/ and persist/, never the edge",
+	},
+	{
+		pkgs:   []string{"worker/chat/..."},
+		mayNot: drivers,
+		why:    "the chat engine knows an agent only through its contract, internal/agent; main wires the drivers",
+	},
+	{
+		pkgs:   []string{"internal/agent/claude/..."},
+		mayNot: []string{"internal/agent/codex/...", "internal/agent/agenttest/..."},
+		why:    "a driver knows its own agent and the contract, no other driver",
+	},
+	{
+		pkgs:   []string{"internal/agent/codex/..."},
+		mayNot: []string{"internal/agent/claude/...", "internal/agent/agenttest/..."},
+		why:    "a driver knows its own agent and the contract, no other driver",
 	},
 	{
 		pkgs:   []string{"internal/..."},

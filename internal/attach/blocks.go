@@ -4,7 +4,7 @@ import "encoding/base64"
 
 // Block is one content block of a stream-json user message, as the CLI
 // passes it to the Messages API unchanged (recorded in
-// worker/sdk/testdata/attach).
+// worker/chat/testdata/attach).
 type Block struct {
 	Type   string  `json:"type"`
 	Text   string  `json:"text,omitempty"`

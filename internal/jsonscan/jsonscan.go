@@ -1,7 +1,7 @@
 // Package jsonscan is a small strict JSON scanner: it validates bytes by
 // encoding/json's grammar and lets a caller pick out a few values without
 // decoding the rest. The CLI line decoder (worker/claude) and the sdk
-// worker's text-block reader (worker/sdk) use it on their hot paths; each is
+// worker's text-block reader (worker/chat) use it on their hot paths; each is
 // fuzzed against encoding/json.
 package jsonscan
 

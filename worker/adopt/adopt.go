@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/claudesessions"
 	"github.com/agentdesk/agentdesk/worker"
 )

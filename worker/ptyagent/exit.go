@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentdesk/agentdesk/internal/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/claude"
 )
 
 // seed prepares the config before the CLI starts (claude.SeedConfig) and

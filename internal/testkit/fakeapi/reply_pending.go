@@ -7,7 +7,7 @@ import (
 )
 
 // RestoredAllow is the sentence with which agentdesk's sdk worker carries
-// an allow given after a server restart (worker/sdk pending_text.go): the
+// an allow given after a server restart (worker/chat pending_text.go): the
 // model is to run the tool again with the JSON input that follows it. The
 // fake model does so.
 const RestoredAllow = "I approve it now: run it again with exactly this input:"

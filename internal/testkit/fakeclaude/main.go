@@ -1,5 +1,5 @@
 // Command fakeclaude stands in for the Claude Code CLI in long-lived
-// stream-json mode, for fast unit tests of worker/claude and worker/sdk.
+// stream-json mode, for fast unit tests of worker/claude and worker/chat.
 // Build it with `go build ./internal/testkit/fakeclaude` (or fakeclaudetest.Build).
 //
 // It reads stdin lines and answers the control requests initialize,

@@ -13,7 +13,7 @@ export function setChip(button: HTMLElement, full: string, short = full): void {
 
 /** The permission modes in a word or two, for the phone's chip. */
 export const shortModeNames: Record<string, string> = {
-  default: 'Ask first',
+  default: 'Ask', // a part of "Ask before edits": the chip's text stays part of its accessible name
   acceptEdits: 'Accept edits',
   plan: 'Plan',
   bypassPermissions: 'Bypass',
