@@ -78,10 +78,10 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
-	highlight      []byte          // /highlight.css
+	highlight      []byte                              // /highlight.css
 	gz             func(http.Handler) http.HandlerFunc // compress.go
-	att            *attention.List // the "needs you" list, /ws/app's second frame
-	push           *notify.Service // nil: push is off; which session each /ws/app tab shows
+	att            *attention.List                     // the "needs you" list, /ws/app's second frame
+	push           *notify.Service                     // nil: push is off; which session each /ws/app tab shows
 
 	e      *echo.Echo
 	ctx    context.Context // cancelled first on shutdown, so sockets end

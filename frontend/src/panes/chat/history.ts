@@ -1,11 +1,12 @@
-// The stored history of a conversation, read over REST in pages before the
-// socket opens. The socket replays the same messages one WebSocket frame each,
-// and Chromium spends a task of ~0.13–0.18 ms per frame whatever it holds:
-// for 5,000 messages that alone took 0.64–0.91 s of a ~1 s first render. A
-// REST page is one response and one JSON.parse (~50–100 ms). The socket
-// then connects after the last uuid read, so it replays only what was stored
-// since, and the seam neither loses nor doubles a message (API.md: every uuid
-// REST returns is a valid cursor).
+// The stored history of a conversation, read over REST before the socket
+// opens: the chat reads only its newest page (readBack; older pages as the
+// person scrolls up, older.ts), and reads the whole history forward
+// (readHistory) only when the backwards read fails. Not the socket's
+// replay: it sends one WebSocket frame per message, and Chromium spends a
+// task of ~0.13–0.18 ms per frame whatever it holds. The socket connects
+// after the last uuid read, so it replays only what was stored since, and
+// the seam neither loses nor doubles a message (API.md: every uuid REST
+// returns is a valid cursor).
 import { cleanStart } from './cut';
 import { isObject, type CliMessage } from './protocol';
 
