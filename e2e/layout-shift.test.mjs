@@ -77,7 +77,7 @@ describe('layout shift when a chat opens', { timeout: 300_000 }, () => {
     const pane = page.locator('.pane-chat:not([hidden])');
     await pane.locator('.chat-result').waitFor();
     await pane.locator('.chat-conn[data-state="open"]').waitFor();
-    await pane.locator('.chat-text .copy-btn').last().waitFor();
+    await pane.locator('.chat-text .copy-btn').last().waitFor({ state: 'attached' }); // a touch screen shows it when the message is tapped
     // Two more frames: a shift is reported after the frame that made it.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const atBottom = await pane.locator('.chat-scroll').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 50);

@@ -219,7 +219,9 @@ describe('chat settings, plans and rules with the real Claude CLI', { timeout: 4
     await pane(p).locator('.chat-input').fill('hello');
     await pane(p).locator('.chat-input').press('Enter');
     await pane(p).locator('.chat-result').first().waitFor({ timeout: waitMs });
-    await p.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .set-model')?.textContent?.startsWith('claude-haiku-4-5'), null, { timeout: waitMs });
+    // The chip reads the model's short name; its accessible name, the id the CLI runs.
+    await p.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .set-model')?.textContent?.startsWith('Haiku 4.5'), null, { timeout: waitMs });
+    assert.match(await pane(p).locator('.set-model').getAttribute('aria-label'), /^Model: claude-haiku-4-5, from Claude's own settings/);
     await p.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .set-mode')?.textContent?.startsWith('Accept edits'), null, { timeout: waitMs });
     const got = await api(server, 'GET', `/api/sessions/${s.id}/workers/${w.id}`);
     assert.equal(got.model, undefined, 'no model chosen');

@@ -131,7 +131,8 @@ func TestFailedCommitsLeaveNoGap(t *testing.T) {
 // release.
 func TestHold(t *testing.T) {
 	s := newStore(t)
-	release := s.Hold()
+	entered, release := s.Hold()
+	<-entered
 	c := s.AppendMessages("w", msgs(1, 1))
 	mustWait(t, pollQueued(t, s, 1))
 	if n, _ := s.MessageCount("w"); n != 0 {
@@ -146,5 +147,7 @@ func TestHold(t *testing.T) {
 	release()
 	mustWait(t, c)
 	must(t, s.Close())
-	s.Hold()() // a closed store: nothing to hold
+	entered, release = s.Hold() // a closed store: nothing to hold
+	<-entered
+	release()
 }

@@ -39,7 +39,8 @@ func TestActivityOneSource(t *testing.T) {
 	env.Report.Running()
 	env.Report.Activity(worker.ActivityActive)
 
-	release := store.Hold()
+	entered, release := store.Hold()
+	<-entered
 	defer release()
 	rt.a.Store(worker.ActivityStalled) // the stall watchdog fired: the tabs are told
 	reported := make(chan struct{})

@@ -18,7 +18,8 @@ func TestLookupsDuringCommit(t *testing.T) {
 	m := fakeManager(t, store, map[worker.Kind]worker.Factory{worker.KindTerminal: k.factory}, nil)
 	s, first := createWorker(t, m, worker.KindTerminal)
 
-	release := store.Hold()
+	entered, release := store.Hold()
+	<-entered
 	defer release()
 	created := make(chan error, 1)
 	go func() { created <- create(m, s.ID) }()
@@ -74,7 +75,8 @@ func TestEventsInCommitOrder(t *testing.T) {
 	}
 	defer sub.Close()
 
-	release := store.Hold()
+	entered, release := store.Hold()
+	<-entered
 	defer release()
 	renamed := make(chan error, 1)
 	go func() { renamed <- rename(m, s.ID, "one") }()

@@ -30,7 +30,8 @@ func TestInputAnsweredAfterCommit(t *testing.T) {
 	}
 	h := newHarness(t, harnessOptions{store: st})
 	a := attach(t, h.rt, "")
-	release := st.Hold()
+	entered, release := st.Hold()
+	<-entered
 	defer release()
 	done := make(chan error, 1)
 	go func() { done <- h.rt.SendUser(t.Context(), "held") }()
@@ -148,7 +149,8 @@ func TestNumberingAfterFailedCommit(t *testing.T) {
 		msg := fmt.Sprintf(`{"type":"system","subtype":"test","pad":%q,"uuid":%q}`, pad, id)
 		return []entry{{kind: kStored, msg: []byte(msg), uuid: id, typ: "system", history: true}}
 	}
-	hold := h.store.Hold()
+	entered, hold := h.store.Hold()
+	<-entered
 	defer hold()
 	errA := make(chan error, 1)
 	go func() { errA <- h.rt.journal.produceCommitted(stored("a", strings.Repeat("a", int(2*limit)))) }()
@@ -164,11 +166,11 @@ func TestNumberingAfterFailedCommit(t *testing.T) {
 	}
 	until(func() bool { h.rt.journal.mu.Lock(); defer h.rt.journal.mu.Unlock(); return h.rt.journal.seq == 1 })
 	// A second hold, queued behind A, keeps A's transaction open: B then
-	// goes into the next one.
-	held := make(chan func(), 1)
-	go func() { held <- h.store.Hold() }()
+	// goes into the next one. A is queued once it is numbered (the journal
+	// queues under its lock), so the second hold is queued after it.
+	entered2, hold2 := h.store.Hold()
 	hold()
-	hold2 := <-held
+	<-entered2
 	defer hold2()
 	errB := make(chan error, 1)
 	go func() { errB <- h.rt.journal.produceCommitted(stored("b", "small")) }()
