@@ -126,8 +126,11 @@ describe('a long conversation read in pages', { timeout: 900_000 }, () => {
       assert.equal(reads.length, 1, 'no older page is read while the person reads the newest');
       await shots(page, 'chat-long-newest');
 
-      // To the top of the newest page: the older one is read and put in front.
+      // Up a little first, as a person does (the view stops following the bottom: the jump pill shows),
+      // then to the top of the newest page: the older one is read and put in front.
       const sc = page.locator('.pane-chat:not([hidden]) .chat-scroll');
+      await sc.evaluate((el) => { el.scrollTop -= 400; });
+      await page.locator('.pane-chat:not([hidden]) .chat-jump').waitFor({ state: 'visible' });
       const before = await sc.evaluate((el) => {
         el.scrollTop = 0;
         const top = el.getBoundingClientRect().top;
@@ -149,7 +152,7 @@ describe('a long conversation read in pages', { timeout: 900_000 }, () => {
     });
   }
 
-  test('a search hit 4,900 messages back opens highlighted', async () => {
+  test('a search hit on message 41 of 5,000 opens highlighted', async () => {
     // Message 41 is an answer with the word m41 (ranked above m410…m4199, which it starts).
     const q = 'm41';
     const end = Date.now() + longMs;
