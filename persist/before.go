@@ -7,19 +7,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// MessagesBefore returns up to limit messages with Seq < beforeSeq, newest
-// first (beforeSeq 0: from the end of the log). Data is copied out of the
-// transaction. An unknown worker has an empty log. It serves readers that
-// look at a log's tail, as a restart does for a turn the crash cut.
-func (s *Store) MessagesBefore(workerID string, beforeSeq uint64, limit int) ([]Message, error) {
-	return s.MessagesBeforePage(workerID, beforeSeq, 0, limit, 0)
-}
-
-// MessagesBeforePage is MessagesBefore that also stops at afterSeq (it
-// returns only messages with Seq > afterSeq) and once the messages it
-// returns hold maxBytes of data (maxBytes <= 0: no bound); it returns at
-// least one message when any is in the range. A chat opens on its newest
-// page and reads older ones as the reader scrolls up.
+// MessagesBeforePage returns up to limit messages with Seq < beforeSeq,
+// newest first (beforeSeq 0: from the end of the log), and with Seq >
+// afterSeq, stopping once they hold maxBytes of data (maxBytes <= 0: no
+// bound); it returns at least one message when any is in the range. Data
+// is copied out of the transaction. An unknown worker has an empty log.
+// Readers of a log's tail use it (a restart, for a turn the crash cut),
+// and a chat opens on its newest page and reads older ones as the reader
+// scrolls up.
 func (s *Store) MessagesBeforePage(workerID string, beforeSeq, afterSeq uint64, limit, maxBytes int) ([]Message, error) {
 	if maxBytes <= 0 {
 		maxBytes = math.MaxInt

@@ -22,7 +22,7 @@ func TestMessagesBefore(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("before %d limit %d", tc.before, tc.limit), func(t *testing.T) {
-			got, err := s.MessagesBefore("w", tc.before, tc.limit)
+			got, err := s.MessagesBeforePage("w", tc.before, 0, tc.limit, 0)
 			must(t, err)
 			if fmt.Sprint(seqs(got)) != tc.want {
 				t.Errorf("seqs = %v, want %s", seqs(got), tc.want)
@@ -34,7 +34,7 @@ func TestMessagesBefore(t *testing.T) {
 			}
 		})
 	}
-	if got, _ := s.MessagesBefore("unknown", 0, 5); len(got) != 0 {
+	if got, _ := s.MessagesBeforePage("unknown", 0, 0, 5, 0); len(got) != 0 {
 		t.Errorf("unknown worker has %d messages", len(got))
 	}
 }
