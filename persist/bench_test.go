@@ -114,3 +114,30 @@ func BenchmarkAppendOutput(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkAppendOutputStream appends output the way a streaming PTY Log
+// does: 512 KiB at a time, two appends in flight, with the default 8 MiB
+// cap, and reports the process CPU and the bytes written to the file per
+// 100 MB of output.
+func BenchmarkAppendOutputStream(b *testing.B) {
+	benchStores(b, func(b *testing.B, s *Store) {
+		const size = 512 << 10
+		var ring []<-chan error
+		cpu0, w0 := procCPU(), writtenBytes()
+		b.SetBytes(size)
+		b.ResetTimer()
+		for i := range b.N {
+			if len(ring) == 2 {
+				mustWait(b, ring[0])
+				ring = ring[1:]
+			}
+			ring = append(ring, s.AppendOutput("w", int64(i)*size, make([]byte, size)))
+		}
+		for _, c := range ring {
+			mustWait(b, c)
+		}
+		per := 100e6 / float64(b.N*size)
+		b.ReportMetric((procCPU()-cpu0).Seconds()*per, "cpu-s/100MB")
+		b.ReportMetric(float64(writtenBytes()-w0)*per/1e6, "MB-written/100MB")
+	})
+}

@@ -112,9 +112,10 @@ func chunkKeys(t testing.TB, s *Store, id string) (offs []int64, lens []int) {
 		if wb == nil || wb.Bucket(kChunks) == nil {
 			return nil
 		}
-		return wb.Bucket(kChunks).ForEach(func(k, v []byte) error {
+		chunks := wb.Bucket(kChunks)
+		return chunks.ForEach(func(k, v []byte) error {
 			offs = append(offs, int64(getU64(k)))
-			lens = append(lens, len(v))
+			lens = append(lens, len(chunkData(chunks, k, v)))
 			return nil
 		})
 	})

@@ -10,9 +10,55 @@ import (
 // Keys inside a worker's bucket in "output".
 var (
 	kMeta     = []byte("m") // start|end|size, big-endian u64 each (see outputMeta)
-	kChunks   = []byte("c") // bucket: chunk start offset → bytes
+	kChunks   = []byte("c") // bucket: chunk start offset → bytes, or → bucket {kData: bytes}
 	kReserved = []byte("r") // offsets handed out live, maybe not yet stored
+	kData     = []byte("d") // the bytes of a chunk stored in a bucket of its own
 )
+
+// A chunk of at least ownBucketMin bytes is stored in a bucket of its own
+// (offset → bucket holding it under kData), not as a value of the chunks
+// bucket. bbolt keeps values inline in their leaf and never splits a leaf
+// of four keys or fewer, so a value chunk is copied and written again by
+// every commit that touches its leaf: appending 512 KiB of output wrote
+// the leaf's earlier chunks again, and dropping the oldest chunk rewrote
+// the chunks beside it (3-3.5 bytes written per byte of output). A chunk's
+// own bucket is its own pages: the chunks bucket then holds small headers,
+// a commit writes each output byte once, and dropping a chunk frees its
+// pages without reading them. Smaller chunks (a trickle of keystroke
+// echoes, merged while under mergeBelow) stay values. Both kinds are read.
+const ownBucketMin = 16 << 10
+
+// chunkData returns the bytes of the chunk at key k whose value in the
+// chunks bucket is v (nil for a chunk in a bucket of its own).
+func chunkData(chunks *bolt.Bucket, k, v []byte) []byte {
+	if v != nil {
+		return v
+	}
+	if b := chunks.Bucket(k); b != nil {
+		return b.Get(kData)
+	}
+	return nil
+}
+
+// putChunk stores one chunk at key k.
+func putChunk(chunks *bolt.Bucket, k, data []byte) error {
+	if len(data) < ownBucketMin {
+		return chunks.Put(k, data)
+	}
+	b, err := chunks.CreateBucket(k)
+	if err != nil {
+		return err
+	}
+	return b.Put(kData, data)
+}
+
+// deleteChunk drops the chunk at key k whose value is v.
+func deleteChunk(chunks *bolt.Bucket, k, v []byte) error {
+	if v == nil {
+		return chunks.DeleteBucket(k)
+	}
+	return chunks.Delete(k)
+}
 
 // The stored output of a worker is a set of chunks that need not be
 // contiguous: a crash leaves a hole of offsets that were reserved (and
@@ -122,8 +168,8 @@ func readSize(wb *bolt.Bucket) int64 {
 	}
 	var size int64
 	if chunks := wb.Bucket(kChunks); chunks != nil {
-		_ = chunks.ForEach(func(_, v []byte) error {
-			size += int64(len(v))
+		_ = chunks.ForEach(func(k, v []byte) error {
+			size += int64(len(chunkData(chunks, k, v)))
 			return nil
 		})
 	}
@@ -154,28 +200,29 @@ func (w *wtx) writeOutput(id []byte, p *pendingOutput) error {
 	if err != nil {
 		return err
 	}
-	data, size, end := bytes.Join(p.parts, nil), p.size, p.end+p.n
-	if len(p.parts) == 1 {
-		data = p.parts[0] // already our own copy
-	}
-	if int64(len(data)) >= w.s.cap {
+	parts, n, size, end := p.parts, p.n, p.size, p.end+p.n
+	if n >= w.s.cap {
 		// The new data alone fills the cap: nothing stored survives.
 		if wb.Bucket(kChunks) != nil {
 			if err := wb.DeleteBucket(kChunks); err != nil {
 				return err
 			}
 		}
-		data, size = data[int64(len(data))-w.s.cap:], 0
+		parts, n, size = lastBytes(parts, n, w.s.cap), w.s.cap, 0
 	}
 	chunks, err := wb.CreateBucketIfNotExists(kChunks)
 	if err != nil {
 		return err
 	}
 	chunks.FillPercent = logFill
-	if err := w.putChunks(chunks, end-int64(len(data)), data); err != nil {
-		return err
+	off := end - n
+	for _, run := range joinSmall(parts) {
+		if err := w.putChunks(chunks, off, run); err != nil {
+			return err
+		}
+		off += int64(len(run))
 	}
-	if size, err = w.trim(chunks, size+int64(len(data))); err != nil {
+	if size, err = w.trim(chunks, size+n); err != nil {
 		return err
 	}
 	start := end
@@ -185,10 +232,52 @@ func (w *wtx) writeOutput(id []byte, p *pendingOutput) error {
 	return putMeta(wb, start, end, size)
 }
 
+// lastBytes returns the last keep bytes of parts, which hold n in all.
+func lastBytes(parts [][]byte, n, keep int64) [][]byte {
+	for skip := n - keep; skip > 0; {
+		if int64(len(parts[0])) <= skip {
+			skip -= int64(len(parts[0]))
+			parts = parts[1:]
+			continue
+		}
+		parts = append([][]byte{parts[0][skip:]}, parts[1:]...)
+		break
+	}
+	return parts
+}
+
+// joinSmall returns parts with each run of parts under ownBucketMin joined
+// into one: large parts (a streaming Log's appends) are stored from their
+// own buffers, without a copy, and a trickle still shares a chunk.
+func joinSmall(parts [][]byte) [][]byte {
+	var out [][]byte
+	var run [][]byte
+	flush := func() {
+		switch len(run) {
+		case 0:
+		case 1:
+			out = append(out, run[0])
+		default:
+			out = append(out, bytes.Join(run, nil))
+		}
+		run = run[:0]
+	}
+	for _, p := range parts {
+		if len(p) >= ownBucketMin {
+			flush()
+			out = append(out, p)
+			continue
+		}
+		run = append(run, p)
+	}
+	flush()
+	return out
+}
+
 // putChunks stores data, which starts at offset off, first topping up a
 // small tail chunk, then in chunks of at most chunkMax.
 func (w *wtx) putChunks(chunks *bolt.Bucket, off int64, data []byte) error {
-	if k, v := chunks.Cursor().Last(); k != nil && len(v) < min(mergeBelow, w.s.chunkMax) && int64(getU64(k))+int64(len(v)) == off {
+	if k, v := chunks.Cursor().Last(); k != nil && v != nil && len(v) < min(mergeBelow, w.s.chunkMax) && int64(getU64(k))+int64(len(v)) == off {
 		n := min(w.s.chunkMax-len(v), len(data))
 		merged := append(append(make([]byte, 0, len(v)+n), v...), data[:n]...)
 		if err := chunks.Put(k, merged); err != nil {
@@ -198,7 +287,7 @@ func (w *wtx) putChunks(chunks *bolt.Bucket, off int64, data []byte) error {
 	}
 	for len(data) > 0 {
 		n := min(w.s.chunkMax, len(data))
-		if err := chunks.Put(u64(uint64(off)), data[:n]); err != nil {
+		if err := putChunk(chunks, u64(uint64(off)), data[:n]); err != nil {
 			return err
 		}
 		off, data = off+int64(n), data[n:]
@@ -215,8 +304,8 @@ func (w *wtx) trim(chunks *bolt.Bucket, size int64) (int64, error) {
 		if k == nil {
 			return 0, nil
 		}
-		size -= int64(len(v))
-		if err := chunks.Delete(k); err != nil {
+		size -= int64(len(chunkData(chunks, k, v)))
+		if err := deleteChunk(chunks, k, v); err != nil {
 			return 0, err
 		}
 	}

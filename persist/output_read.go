@@ -73,6 +73,7 @@ func readChunks(chunks *bolt.Bucket, from int64, n int) ([]byte, int64) {
 		}
 	}
 	for ; k != nil && len(out) < n; k, v = c.Next() {
+		v = chunkData(chunks, k, v)
 		at := int64(getU64(k))
 		if len(out) > 0 && at != from+int64(len(out)) {
 			break // another hole: the caller reads on from there

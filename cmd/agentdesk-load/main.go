@@ -6,7 +6,8 @@
 //	agentdesk-load --url 'http://127.0.0.1:7878/?token=…' --scenario sdk-fanout --tabs 1,10,100
 //
 // Scenarios: sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt (see each
-// file; the last two in memory.go). The server
+// file; the last two in memory.go), term (term.go: side by side with other
+// terminal servers, see bench/peers.sh). The server
 // must run with --claude pointing at internal/testkit/fakeclaude and, for sdk-fanout
 // and catchup, FAKECLAUDE_FLOOD=<n> in its environment (scripts/bench-load.sh
 // does both); for big, FAKECLAUDE_BIG=<n>x<bytes>.
@@ -48,6 +49,15 @@ type config struct {
 	uploadBytes            int
 	adoptLines, adoptBytes int
 	claudeConfig           string
+	// term scenario: the peers' host:port and pids
+	gotty, agentConsole       string
+	gottyPID, agentConsolePID int
+	// another agentdesk build in the same rounds (term), named agentdesk-base
+	baseURL          *url.URL
+	baseToken        string
+	basePID          int
+	rounds, termTabs int
+	echoKeys         int
 }
 
 func main() {
@@ -87,14 +97,16 @@ func run(args []string) error {
 		return runUpload(ctx, c, cfg)
 	case "adopt":
 		return runAdopt(ctx, c, cfg)
+	case "term":
+		return runTerm(ctx, c, cfg)
 	}
-	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt)", cfg.scenario)
+	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt, term)", cfg.scenario)
 }
 
 func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("agentdesk-load", flag.ContinueOnError)
 	rawURL := fs.String("url", "", "agentdesk start-up URL, with ?token=")
-	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big | upload | adopt")
+	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big | upload | adopt | term")
 	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty; big uses the first)")
 	msgs := fs.String("messages", "10000,100000", "stored message counts (catchup)")
 	sess := fs.String("sessions", "10,100,1000", "cumulative session counts (sessions)")
@@ -109,15 +121,36 @@ func parseFlags(args []string) (config, error) {
 	adoptLines := fs.Int("adopt-lines", 4, "lines of the adopted session file (adopt)")
 	adoptBytes := fs.Int("adopt-bytes", 30_000_000, "bytes of text per line (adopt)")
 	claudeConfig := fs.String("claude-config", "", "the server's claude config directory, where adopt writes its session file")
+	gotty := fs.String("gotty", "", "gotty's 127.0.0.1:PORT, to compare with (term)")
+	gottyPID := fs.Int("gotty-pid", 0, "gotty's pid (term)")
+	agentConsole := fs.String("agent-console", "", "agent-console's 127.0.0.1:PORT, to compare with (term)")
+	agentConsolePID := fs.Int("agent-console-pid", 0, "agent-console's server pid (term)")
+	baseURL := fs.String("base-url", "", "another agentdesk build's start-up URL, measured in the same rounds as agentdesk-base (term)")
+	basePID := fs.Int("base-pid", 0, "that build's pid (term)")
+	rounds := fs.Int("rounds", 5, "interleaved rounds (term)")
+	termTabs := fs.Int("term-tabs", 10, "tabs on one terminal in the shared-terminal run (term)")
+	echoKeys := fs.Int("echo-keys", 1000, "keystrokes timed per echo run (term)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
+	for _, h := range []struct{ name, v string }{{"gotty", *gotty}, {"agent-console", *agentConsole}} {
+		if err := loopbackHost(h.name, h.v); err != nil {
+			return config{}, err
+		}
+	}
 	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
 		terminals: max(*terminals, 0), parallel: max(*parallel, 1), keep: *keep,
-		uploadBytes: *uploadBytes, adoptLines: *adoptLines, adoptBytes: *adoptBytes, claudeConfig: *claudeConfig}
+		uploadBytes: *uploadBytes, adoptLines: *adoptLines, adoptBytes: *adoptBytes, claudeConfig: *claudeConfig,
+		gotty: *gotty, gottyPID: *gottyPID, agentConsole: *agentConsole, agentConsolePID: *agentConsolePID,
+		rounds: max(*rounds, 1), termTabs: max(*termTabs, 1), echoKeys: max(*echoKeys, 1), basePID: *basePID}
 	var err error
 	if cfg.base, cfg.token, err = parseURL(*rawURL); err != nil {
 		return config{}, err
+	}
+	if *baseURL != "" {
+		if cfg.baseURL, cfg.baseToken, err = parseURL(*baseURL); err != nil {
+			return config{}, fmt.Errorf("--base-url: %w", err)
+		}
 	}
 	for _, l := range []struct {
 		dst *[]int

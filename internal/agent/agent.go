@@ -70,6 +70,13 @@ type Options struct {
 	// AllowedTools are tools (and rules, in the agent's syntax) allowed
 	// without asking.
 	AllowedTools []string
+	// Tools, when Registry is set, are tools from outside the agent that
+	// it may call (tools.go).
+	Tools Tools
+	// Limits bound this process and add to its system prompt.
+	Limits Limits
+	// MCPServers are the MCP servers the agent runs besides Tools.
+	MCPServers []MCPServer
 	// Log receives the driver's warnings about the agent's output (a line
 	// it cannot read, a request it does not know); nil discards them.
 	Log *slog.Logger

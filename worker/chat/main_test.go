@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/testkit/fakeclaude/fakeclaudetest"
+	"github.com/agentdesk/agentdesk/internal/toolbridge"
 	"github.com/agentdesk/agentdesk/internal/usage"
 	"github.com/agentdesk/agentdesk/persist"
 	"github.com/agentdesk/agentdesk/worker"
@@ -95,6 +96,13 @@ type harnessOptions struct {
 	// driver drives the chat instead of the claude CLI (an
 	// agenttest.Driver: no process runs).
 	driver agent.Driver
+	// The session's tool bridge, the worker's allowed tools and limits,
+	// the session's MCP servers, and what the conversation cost before.
+	tools   *toolbridge.Registry
+	allowed []string
+	limits  worker.Limits
+	mcp     []worker.MCPServer
+	spent   func() (float64, error)
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -122,7 +130,8 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	if cwd == "" {
 		cwd = t.TempDir()
 	}
-	sess := worker.Session{ID: "s1", Cwd: cwd}
+	h.info.AllowedTools, h.info.Limits = o.allowed, o.limits
+	sess := worker.Session{ID: "s1", Cwd: cwd, MCPServers: o.mcp}
 	base := o.baseEnv
 	if base == nil {
 		base = os.Environ()
@@ -137,7 +146,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 			ClaudePath: path,
 			ChildEnv:   append(base, append([]string{"FAKE_ARGS_LOG=" + h.argsLog(), "FAKE_FLAG=" + h.flag()}, o.env...)...),
 			StallAfter: o.stall,
+			Tools:      o.tools,
 		},
+		SpentUSD:            o.spent,
 		Report:              reporter{h},
 		Marker:              o.marker,
 		SetClaudeSession:    func(id string) { h.mu.Lock(); h.conv = id; h.mu.Unlock() },

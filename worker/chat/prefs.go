@@ -2,6 +2,7 @@ package chat
 
 import (
 	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/agentdesk/agentdesk/internal/agent"
@@ -21,6 +22,10 @@ type prefs struct {
 	rules    []worker.Rule        // the session's rules, passed to every agent
 	caps     *worker.Capabilities // the last agent's answer at its start
 	inForce  agent.Settings       // what the agent reports it runs with
+	allowed  []string             // the worker's allowed tools
+	limits   worker.Limits        // the worker's limits
+	mcp      []worker.MCPServer   // the session's MCP servers
+	stale    bool                 // limits or servers changed since the agent started
 }
 
 func newPrefs(env *worker.Env, log *slog.Logger) *prefs {
@@ -29,6 +34,9 @@ func newPrefs(env *worker.Env, log *slog.Logger) *prefs {
 		settings: worker.Settings{Model: env.Info.Model, PermissionMode: env.Info.PermissionMode},
 		rules:    worker.SessionRules(env.Session.PermissionRules),
 		inForce:  inForceOf(env.Info),
+		allowed:  slices.Clone(env.Info.AllowedTools),
+		limits:   env.Info.Limits,
+		mcp:      slices.Clone(env.Session.MCPServers),
 	}
 }
 
@@ -45,11 +53,42 @@ func inForceOf(i worker.Info) agent.Settings {
 func (p *prefs) startFlags() (worker.Settings, []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	tools := append([]string(nil), p.env.Info.AllowedTools...)
+	tools := slices.Clone(p.allowed)
 	for _, rule := range p.rules {
 		tools = append(tools, rule.Spec())
 	}
 	return p.settings, tools
+}
+
+// limitsNow returns the limits and MCP servers of the next start.
+func (p *prefs) limitsNow() (worker.Limits, []worker.MCPServer) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.limits, p.mcp
+}
+
+// setLimits keeps new limits and allowed tools for the next start.
+func (p *prefs) setLimits(l worker.Limits, allowed []string) {
+	p.mu.Lock()
+	p.limits, p.allowed, p.stale = l, slices.Clone(allowed), true
+	p.mu.Unlock()
+}
+
+// setMCP keeps the session's MCP servers for the next start.
+func (p *prefs) setMCP(servers []worker.MCPServer) {
+	p.mu.Lock()
+	p.mcp, p.stale = slices.Clone(servers), true
+	p.mu.Unlock()
+}
+
+// takeStale reports whether limits or servers changed since it was last
+// asked, and forgets it.
+func (p *prefs) takeStale() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.stale
+	p.stale = false
+	return st
 }
 
 // get returns the chosen settings.

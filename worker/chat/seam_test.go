@@ -72,10 +72,11 @@ func TestEngineImportsNoDriver(t *testing.T) {
 }
 
 // driverMayImport are the project packages the Claude driver may use:
-// the contract and machinery that knows no session or worker.
+// the contract and machinery that knows no session or worker (the tool
+// bridge's MCP host, which the driver runs for its CLI, among them).
 var driverMayImport = []string{
 	"internal/agent", "internal/launch", "internal/childproc", "internal/jsonscan",
-	"internal/attach", "internal/wire", "internal/claudesessions",
+	"internal/attach", "internal/wire", "internal/claudesessions", "internal/toolbridge",
 }
 
 // TestDriverImportsContractOnly: the Claude driver imports nothing of the

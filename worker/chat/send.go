@@ -61,6 +61,7 @@ func (s *sender) sendLocked(content string, files []attachment.File, store func(
 	// From here a Cancel stops this message before the agent gets it.
 	s.gate.begin()
 	defer s.gate.end()
+	s.slot.refresh(!s.j.busy())
 	id := uuid.Must(uuid.NewV7()).String()
 	refs, blobs := s.refs.refs(files)
 	msg := userMessage(content, id, s.conv, time.Now(), refs)
@@ -68,6 +69,9 @@ func (s *sender) sendLocked(content string, files []attachment.File, store func(
 		return fmt.Errorf("store user message: %w", err)
 	}
 	err := s.deliver(agent.Input{ID: id, Text: content, Files: files})
+	if be := (*budgetError)(nil); errors.As(err, &be) {
+		return s.j.produce([]entry{budgetEntry(be, s.conv)})
+	}
 	if errors.Is(err, errSendCancelled) {
 		s.j.endTurn()
 		return nil

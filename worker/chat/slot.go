@@ -90,6 +90,10 @@ func (s *slot) ensure() (agent.Conn, error) {
 		return nil, errSendCancelled // no agent to start for a cancelled message
 	}
 	p, err := s.start(resume)
+	var be *budgetError
+	if errors.As(err, &be) {
+		return nil, err // no failure: the sender stores the limit reached
+	}
 	if err != nil {
 		if s.isClosed() {
 			return nil, errStopped
@@ -119,7 +123,11 @@ func (s *slot) ensure() (agent.Conn, error) {
 // start has the driver run the agent and waits until it is ready. A Stop
 // or a Cancel meanwhile aborts the start (abort).
 func (s *slot) start(resume bool) (agent.Conn, error) {
-	set, tools := s.prefs.startFlags()
+	set, allowed := s.prefs.startFlags()
+	limits, tools, servers, err := startLimits(s.prefs, s.env)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(s.ctx, startTimeout)
 	defer cancel()
 	s.mu.Lock()
@@ -138,7 +146,10 @@ func (s *slot) start(resume bool) (agent.Conn, error) {
 		Marker:       s.env.Marker,
 		Launcher:     l,
 		Settings:     agent.Settings{Model: set.Model, PermissionMode: set.PermissionMode},
-		AllowedTools: tools,
+		AllowedTools: allowed,
+		Tools:        tools,
+		Limits:       limits,
+		MCPServers:   servers,
 		Log:          s.log,
 	})
 	s.mu.Lock()

@@ -75,7 +75,9 @@ export class SessionView {
         this.error.textContent = `Could not add the Files tab: ${errorMessage(err)}`;
         return;
       }
-      this.deps.store.upsertWorker(w);
+      this.pendingFile = { wid: w.id, path };
+      this.showNew(w);
+      return;
     }
     this.wanted = w.id;
     this.pendingFile = { wid: w.id, path };
@@ -145,10 +147,7 @@ export class SessionView {
   async addWorker(kind: WorkerKind): Promise<void> {
     this.error.textContent = '';
     try {
-      const w = await this.deps.api.createWorker(this.session.id, { kind });
-      this.deps.store.upsertWorker(w);
-      this.wanted = w.id;
-      this.select(w.id, true);
+      this.showNew(await this.deps.api.createWorker(this.session.id, { kind }));
     } catch (err) {
       this.error.textContent = `Could not add the ${kindInfo(kind).label}: ${errorMessage(err)}`;
     }
@@ -205,6 +204,21 @@ export class SessionView {
       this.paneArea.append(pane.el);
     }
     return pane;
+  }
+
+  /**
+   * Shows a worker just created here. The store tells its listeners a
+   * microtask later, and a select before then would find no such worker
+   * (and pick another tab for good), so this view takes the store's session
+   * now.
+   */
+  private showNew(w: Worker): void {
+    const { store } = this.deps;
+    store.upsertWorker(w);
+    this.wanted = w.id;
+    const s = store.session(this.session.id);
+    if (s !== undefined) this.update(s);
+    this.select(w.id, true);
   }
 
   /** A switch made w the session's agent: show it now, before the /ws/app frames confirm it. */

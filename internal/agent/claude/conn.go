@@ -12,6 +12,7 @@ import (
 	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/internal/attach"
 	"github.com/agentdesk/agentdesk/internal/childproc"
+	"github.com/agentdesk/agentdesk/internal/toolbridge"
 	"github.com/agentdesk/agentdesk/internal/wire"
 )
 
@@ -23,6 +24,8 @@ type conn struct {
 	p      *Process
 	caps   agent.Capabilities
 	log    *slog.Logger
+	host   *toolbridge.Host // agentdesk's SDK MCP server; nil without tools
+	tools  agent.Tools
 	events chan []agent.Event
 	quit   chan struct{} // closed by Close: stop handing batches over
 	cancel context.CancelFunc
@@ -32,10 +35,13 @@ type conn struct {
 	closeErr  error
 }
 
-var _ agent.Conn = (*conn)(nil)
+var (
+	_ agent.Conn = (*conn)(nil)
+	_ agent.MCP  = (*conn)(nil)
+)
 
-func newConn(p *Process, caps agent.Capabilities, cancel context.CancelFunc, log *slog.Logger) *conn {
-	c := &conn{p: p, caps: caps, log: log, cancel: cancel,
+func newConn(p *Process, caps agent.Capabilities, cancel context.CancelFunc, log *slog.Logger, host *toolbridge.Host, tools agent.Tools) *conn {
+	c := &conn{p: p, caps: caps, log: log, cancel: cancel, host: host, tools: tools,
 		events: make(chan []agent.Event), quit: make(chan struct{})}
 	c.wg.Go(c.translate)
 	return c
@@ -138,12 +144,16 @@ func refused(err error) error {
 	return fmt.Errorf("change claude's settings: %w", err)
 }
 
-// Close ends the CLI (Process.Close), then the translation.
+// Close ends the CLI (Process.Close), then the translation and the tool
+// calls still in flight (their providers are told).
 func (c *conn) Close(ctx context.Context) error {
 	c.closeOnce.Do(func() {
 		c.closeErr = c.p.Close(ctx)
 		close(c.quit)
 		c.wg.Wait()
+		if c.host != nil {
+			c.host.Close()
+		}
 		c.cancel()
 	})
 	return c.closeErr

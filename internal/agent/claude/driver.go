@@ -69,11 +69,15 @@ func (d *Driver) start(ctx context.Context, o agent.Options, resume bool) (*conn
 		cancel()
 		return nil, err
 	}
+	host := newHost(p, o)
 	ictx, icancel := context.WithTimeout(ctx, initTimeout)
-	raw, err := p.Initialize(ictx)
+	raw, err := initialize(ictx, p, host)
 	icancel()
 	if err != nil {
 		closeQuietly(p)
+		if host != nil {
+			host.Close()
+		}
 		cancel()
 		return nil, &startError{err: fmt.Errorf("initialize claude: %w", err), stderr: p.Stderr()}
 	}
@@ -81,7 +85,7 @@ func (d *Driver) start(ctx context.Context, o agent.Options, resume bool) (*conn
 	if err != nil {
 		logOf(o).Warn("claude capabilities", "err", err)
 	}
-	return newConn(p, caps, cancel, logOf(o)), nil
+	return newConn(p, caps, cancel, logOf(o), host, o.Tools), nil
 }
 
 // options are the CLI's options for o.
@@ -96,6 +100,7 @@ func (d *Driver) options(o agent.Options, resume bool) Options {
 		Model:          o.Settings.Model,
 		PermissionMode: o.Settings.PermissionMode,
 		AllowedTools:   o.AllowedTools,
+		Limits:         limits(o, resume),
 	}
 }
 

@@ -18,6 +18,10 @@ func (c *conn) event(evs []agent.Event, l Line) []agent.Event {
 	case "stream_event":
 		return append(evs, agent.Event{Kind: agent.KindDelta, Raw: l.Raw, EndsMessage: isMessageStop(l.Raw)})
 	case "control_request":
+		if l.Subtype == SubtypeMCPMessage {
+			c.mcpMessage(l)
+			return evs
+		}
 		if l.Subtype != "can_use_tool" {
 			c.log.Warn("unsupported claude control request", "subtype", l.Subtype)
 			return evs
@@ -27,6 +31,7 @@ func (c *conn) event(evs []agent.Event, l Line) []agent.Event {
 			c.log.Warn("bad can_use_tool request", "err", err)
 			return evs
 		}
+		c.nameProvider(req)
 		return append(evs, agent.Event{Kind: agent.KindRequest, Request: req})
 	case "control_cancel_request":
 		// The CLI withdraws its own request (it may when a turn is

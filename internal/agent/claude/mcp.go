@@ -53,7 +53,11 @@ type mcpEntry struct {
 // with the CLI's own per-call timeout, and the other servers. The JSON
 // holds the servers' secrets: it goes on the CLI's command line only.
 func MCPConfig(timeout time.Duration, servers []MCPServer) string {
-	all := map[string]mcpEntry{SDKServer: {Type: "sdk", Name: SDKServer, AlwaysLoad: true, Timeout: timeout.Milliseconds()}}
+	return mcpConfig(map[string]mcpEntry{SDKServer: {Type: "sdk", Name: SDKServer, AlwaysLoad: true, Timeout: timeout.Milliseconds()}}, servers)
+}
+
+// mcpConfig adds servers to all and returns --mcp-config's JSON.
+func mcpConfig(all map[string]mcpEntry, servers []MCPServer) string {
 	for _, s := range servers {
 		all[s.Name] = mcpEntry{Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
 	}
