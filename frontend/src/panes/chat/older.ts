@@ -63,6 +63,9 @@ export class OlderPages {
     this.el = h('div', { class: 'chat-older', hidden: true }, this.button);
     this.io = new IntersectionObserver(() => this.maybeLoad(), { root: o.scroller, rootMargin: `${aheadPx}px 0px 0px 0px` });
     this.io.observe(this.el);
+    // The observer reports only crossings: one that came while the newest page was still being
+    // rendered (maybeLoad waits then) would not come again; every scroll looks once more.
+    o.scroller.addEventListener('scroll', () => this.maybeLoad(), { passive: true });
     o.transcript.el.addEventListener(loadAllEvent, () => void this.loadAll());
   }
 
