@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/internal/childproc"
 )
 
@@ -24,6 +25,7 @@ type config struct {
 	tokenFlag      bool // the token came from --token, so it shows in the process list
 	publicURL      string
 	claude         string
+	codex          string
 	allowedOrigins []string
 	worktreeDir    string
 	stallAfter     time.Duration // a turn silent this long is stalled; 0: never
@@ -68,6 +70,7 @@ func parseConfig(args []string) (config, error) {
 	fs.StringVar(&c.dataDir, "data-dir", envOr("AGENTDESK_DATA_DIR", defaultDataDir()), "where agentdesk.db and the token live (env AGENTDESK_DATA_DIR)")
 	fs.StringVar(&c.token, "token", os.Getenv("AGENTDESK_TOKEN"), "access token; prefer env AGENTDESK_TOKEN or the token file: other users can read a flag in the process list (default: <data-dir>/token, created at first start)")
 	fs.StringVar(&c.claude, "claude", os.Getenv("AGENTDESK_CLAUDE"), "path of the claude CLI (env AGENTDESK_CLAUDE; default: claude on PATH, else ./node_modules/.bin/claude)")
+	fs.StringVar(&c.codex, "codex", os.Getenv("AGENTDESK_CODEX"), "path of the codex CLI, for Codex chats (env AGENTDESK_CODEX; default: codex on PATH, else ./node_modules/.bin/codex)")
 	fs.StringVar(&c.publicURL, "public-url", os.Getenv("AGENTDESK_PUBLIC_URL"), "the URL users open when a TLS proxy is in front, e.g. https://desk.example.com: its origin is allowed, an https one makes the login cookie Secure, and the start-up line uses it (env AGENTDESK_PUBLIC_URL)")
 	fs.StringVar(&origins, "allowed-origins", os.Getenv("AGENTDESK_ALLOWED_ORIGINS"), "comma-separated extra origins allowed besides same-origin, e.g. https://desk.example.com")
 	fs.StringVar(&c.worktreeDir, "worktree-dir", os.Getenv("AGENTDESK_WORKTREE_DIR"), "where sessions made from a repository get their git worktrees (env AGENTDESK_WORKTREE_DIR; default: beside the repository)")
@@ -91,6 +94,9 @@ func parseConfig(args []string) (config, error) {
 	}
 	if c.claude == "" {
 		c.claude = claude.Find()
+	}
+	if c.codex == "" {
+		c.codex = codex.Find()
 	}
 	return c, nil
 }

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/chat"
 	"github.com/agentdesk/agentdesk/worker/files"
@@ -10,16 +15,38 @@ import (
 	"github.com/agentdesk/agentdesk/worker/terminal"
 )
 
+// agentPaths name the agents' CLIs ("" for the default: found on PATH).
+type agentPaths struct{ claude, codex string }
+
 // factories lists the worker kinds this build supports. The chat kind
-// (API kind sdk) is the chat engine with the agent driver that runs its
-// conversations: the claude CLI at claudePath ("" for claude on PATH).
-func factories(claudePath string) map[worker.Kind]worker.Factory {
+// (API kind sdk) is the chat engine with the driver of the worker's agent
+// (worker.Info.Agent): the claude CLI, or Codex for agent "codex".
+func factories(p agentPaths) map[worker.Kind]worker.Factory {
 	return map[worker.Kind]worker.Factory{
 		worker.KindGitDiff:  gitdiff.New,
 		worker.KindTerminal: terminal.New,
-		worker.KindSDK:      chat.Factory(claude.NewDriver(claude.Config{Path: claudePath})),
+		worker.KindSDK: chatFactory(map[string]agent.Driver{
+			"":                claude.NewDriver(claude.Config{Path: p.claude}),
+			worker.AgentCodex: codex.NewDriver(codex.Config{Path: p.codex}),
+		}),
 		worker.KindPTYAgent: ptyagent.New,
 		worker.KindFiles:    files.New,
+	}
+}
+
+// chatFactory is the chat engine with one driver per agent, picked by the
+// worker's agent.
+func chatFactory(drivers map[string]agent.Driver) worker.Factory {
+	byAgent := make(map[string]worker.Factory, len(drivers))
+	for name, d := range drivers {
+		byAgent[name] = chat.Factory(d)
+	}
+	return func(ctx context.Context, env worker.Env) (worker.Runtime, error) {
+		f, ok := byAgent[env.Info.Agent]
+		if !ok {
+			return nil, fmt.Errorf("a chat with agent %q: this build has no such agent: %w", env.Info.Agent, worker.ErrInvalid)
+		}
+		return f(ctx, env)
 	}
 }
 

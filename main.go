@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/internal/launch"
 	"github.com/agentdesk/agentdesk/internal/pty"
 	"github.com/agentdesk/agentdesk/persist"
@@ -49,6 +50,9 @@ func run(args []string) error {
 	if _, err := claude.Resolve(cfg.claude); err != nil {
 		log.Warn("the claude CLI cannot be run: chat and terminal agents will fail until it is installed (npm install -g @anthropic-ai/claude-code) or --claude names it", "err", err)
 	}
+	if _, err := codex.Resolve(cfg.codex); err != nil {
+		log.Warn("the codex CLI cannot be run: Codex chats will fail until it is installed (npm install -g @openai/codex) or --codex names it", "err", err)
+	}
 	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
 		return fmt.Errorf("create data dir: %w", err)
 	}
@@ -72,15 +76,17 @@ func run(args []string) error {
 	// agents call it. Its sessions and push sender come with the domain.
 	bridge := tools.New(tools.Options{Log: log})
 	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter, Tools: bridge.Registry()}
+	boxes := sandboxOptions(context.Background(), cfg.dataDir, wcfg, log)
 	mgr := worker.NewManager(worker.Options{
 		Store:      store,
 		Config:     wcfg,
 		Log:        log,
-		Factories:  factories(cfg.claude),
+		Factories:  factories(agentPaths{claude: cfg.claude, codex: cfg.codex}),
 		Validators: validators(),
 		KillGroup:  pty.KillSession,
-		Launcher:   launch.Local{}, // every child runs here; a sandbox or a remote host will be others
+		Launcher:   launch.Local{}, // every child of a session that is not sandboxed runs here
 		Adoptable:  adopt.Check(wcfg),
+		Sandbox:    boxes,
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {
@@ -101,6 +107,7 @@ func run(args []string) error {
 	o := dom.options()
 	o.Token, o.Frontend, o.AllowedOrigins, o.PublicURL, o.Loopback, o.Log = token, frontendFS(), cfg.allowedOrigins, cfg.publicURL, loopback, log
 	o.Limits = server.Limits{MaxUnauthConns: unauthConnCap()}
+	o.SandboxLevels = boxes.Levels()
 	srv, err := server.New(o)
 	if err != nil {
 		l.Close()

@@ -38,7 +38,7 @@ func quietManager(st *persist.Store) *worker.Manager {
 		Store:     st,
 		Config:    worker.Config{ClaudePath: "/nonexistent/claude"},
 		Log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Factories: factories("/nonexistent/claude"),
+		Factories: factories(agentPaths{claude: "/nonexistent/claude", codex: "/nonexistent/codex"}),
 	})
 }
 

@@ -31,11 +31,11 @@ export function freePort() {
   });
 }
 
-/** The environment for the child: no agentdesk/Claude settings from the caller, a private HOME. */
+/** The environment for the child: no agentdesk, Claude, Codex or OpenAI settings from the caller, a private HOME. */
 function childEnv(home, extra = {}) {
   const env = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(AGENTDESK_|ANTHROPIC_|CLAUDE_)/.test(k)) continue;
+    if (/^(AGENTDESK_|ANTHROPIC_|CLAUDE_|CODEX_|OPENAI_)/.test(k)) continue;
     env[k] = v;
   }
   env.HOME = home;

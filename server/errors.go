@@ -122,6 +122,9 @@ func codeStatus(code wire.Code) int {
 	case wire.CodeForbidden:
 		return http.StatusForbidden
 	}
+	if code == wire.CodeSandboxUnavailable {
+		return http.StatusConflict // the request is fine; this server lacks a package
+	}
 	return http.StatusBadRequest
 }
 

@@ -69,6 +69,7 @@ type env struct {
 	ts      *httptest.Server
 	kinds   map[worker.Kind]worker.Factory
 	cfg     worker.Config
+	sandbox *worker.SandboxOptions
 	stopped bool
 }
 
@@ -88,7 +89,7 @@ func (e *env) start() {
 		t.Fatal(err)
 	}
 	e.store = store
-	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg, Adoptable: adopt.Check(e.cfg)})
+	e.mgr = worker.NewManager(worker.Options{Store: store, Factories: e.kinds, Validators: validators, Config: e.cfg, Adoptable: adopt.Check(e.cfg), Sandbox: e.sandbox})
 	if err := e.mgr.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,8 @@ func (e *env) options() Options {
 		Settings: worker.NewAgentSettings(e.mgr), Repos: worker.NewRepos(e.store), Usage: worker.NewUsage(e.mgr),
 		Review: review.New(e.mgr, e.store), Git: gitops.New(e.mgr), Attention: e.att, Push: e.push,
 		Adopt: adopt.New(e.mgr), Files: worker.NewFileList(e.mgr), Trees: worker.NewTrees(e.mgr), Tools: e.tools,
-		MCP: worker.NewMCPServers(e.mgr),
+		SandboxLevels: e.sandbox.Levels(),
+		MCP:           worker.NewMCPServers(e.mgr),
 	}
 }
 

@@ -66,6 +66,9 @@ type Options struct {
 	Push      *notify.Service // nil: push is off
 	Tools     *tools.Service  // nil: the tool bridge is off
 	MCP       *worker.MCPServers
+	// SandboxLevels are the sandbox levels and whether each runs here, as
+	// found at start-up (GET /api/capabilities); nil: off only.
+	SandboxLevels []worker.SandboxLevel
 }
 
 // Server serves the API, sockets and SPA. Create it with New.
@@ -137,6 +140,7 @@ func (s *Server) routes(o Options) {
 	sessionsAPI{o.Manager}.routes(api)
 	workersAPI{s}.routes(api)
 	capabilitiesAPI{s}.routes(api)
+	serverCapsAPI{o.SandboxLevels}.routes(api)
 	exportAPI{s}.routes(api)
 	adoptAPI{o.Adopt}.routes(api)
 	gitAPI{o.Git}.routes(api)

@@ -40,6 +40,11 @@ func (m *Manager) ArchiveSession(ctx context.Context, sid string, force bool) (S
 	if err := m.stopSessionWorkers(ctx, sid); err != nil {
 		m.log.Error("stop workers of archived session", "session", sid, "err", err)
 	}
+	m.mu.RLock()
+	if st := m.sessions[sid]; st != nil {
+		st.box.close() // its bridges; the home stays with the session
+	}
+	m.mu.RUnlock()
 	if wt != nil && !worktreeGone(wt.Path) {
 		if err := removeWorktree(ctx, wt, force); err != nil {
 			return Session{}, err

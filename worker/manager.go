@@ -42,6 +42,7 @@ type Manager struct {
 	launcher   launch.Launcher
 	trees      *trees // the descendants of the workers' processes, recorded
 	adoptable  func(cwd, id string) error
+	boxes      boxes // the sandboxed sessions' boxes
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
 	run string
@@ -68,6 +69,8 @@ type Options struct {
 	// new session adopts (CreateSessionRequest.ClaudeSessionID) exists:
 	// an error refuses the session. nil accepts any.
 	Adoptable func(cwd, id string) error
+	// Sandbox configures sandboxed sessions; nil refuses them.
+	Sandbox *SandboxOptions
 }
 
 // NewManager returns a manager with no sessions; call Load to restore the
@@ -100,6 +103,7 @@ func NewManager(o Options) *Manager {
 		factories:  o.Factories,
 		validators: o.Validators,
 		adoptable:  o.Adoptable,
+		boxes:      boxes{o: o.Sandbox, cfg: o.Config, local: launcher, log: log},
 		run:        childproc.NewRun(),
 	}
 }
@@ -136,6 +140,13 @@ func (m *Manager) loadSession(ctx context.Context, r persist.Record) error {
 		return nil
 	}
 	st.s.Workers = nil
+	if st.s.Sandbox == "" {
+		st.s.Sandbox = SandboxOff // stored before sessions had the option
+	}
+	st.box = m.boxes.forSession(st.s)
+	if st.box != nil && st.box.err != nil {
+		m.log.Error("sandboxed session: its workers cannot start", "session", st.s.ID, "err", st.box.err)
+	}
 	var rec struct {
 		Started *bool `json:"claudeSessionStarted"`
 	}
@@ -187,6 +198,11 @@ func (m *Manager) Close(ctx context.Context) error {
 	defer fam.Close()
 	errs := stopAll(ctx, rts, true)
 	m.endMarked(ctx, childproc.Runs(m.run), fam)
+	m.mu.RLock()
+	for _, st := range m.sessions {
+		st.box.close()
+	}
+	m.mu.RUnlock()
 	m.trees.close()
 	if err := m.store.DeleteRun(m.run); err != nil {
 		m.log.Error("forget run", "err", err)

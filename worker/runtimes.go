@@ -19,7 +19,25 @@ func (m *Manager) buildRuntime(ctx context.Context, sess Session, ws *workerStat
 		m.failBuild(info, msg)
 		return fmt.Errorf("%s: %w", msg, ErrUnsupported)
 	}
-	rt, err := f(context.WithoutCancel(ctx), m.env(sess, info, restored, gen))
+	m.mu.RLock()
+	var sb *sessionBox
+	if st := m.sessions[sess.ID]; st != nil {
+		sb = st.box
+	}
+	m.mu.RUnlock()
+	if sb != nil {
+		// Opened now, so that the agents' config directories are ready for
+		// the factory (an adopted conversation to import). A restored
+		// worker still shows its history when it cannot: its processes
+		// fail to start instead.
+		if _, err := m.boxes.open(sb, sess); err != nil && !restored {
+			m.failBuild(info, err.Error())
+			return err
+		}
+	}
+	env := m.env(sess, info, restored, gen)
+	env.Config, env.Launcher = m.boxes.config(sess), m.boxes.launcher(sess, sb)
+	rt, err := f(context.WithoutCancel(ctx), env)
 	if err != nil {
 		m.failBuild(info, err.Error())
 		return err
@@ -48,7 +66,7 @@ func (m *Manager) failBuild(info Info, msg string) {
 func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 	sid, wid := info.SessionID, info.ID
 	kind := origin{by: byKind, gen: gen}
-	return Env{
+	env := Env{
 		Info: info, Session: sess, Store: m.store, Config: m.cfg,
 		Log:      m.log.With("worker", wid, "kind", info.Kind),
 		Restored: restored,
@@ -73,6 +91,10 @@ func (m *Manager) env(sess Session, info Info, restored bool, gen uint64) Env {
 			}
 		},
 	}
+	if info.Kind == KindSDK && info.Agent == AgentCodex {
+		ownConversation(m, &env, kind)
+	}
+	return env
 }
 
 // DeleteWorker stops a worker and removes it and its data.

@@ -17,7 +17,7 @@ import (
 type CreateSessionRequest struct {
 	Cwd            string `json:"cwd"`
 	Title          string `json:"title"`
-	Agent          string `json:"agent"` // "sdk" (default), "pty-agent" or "none"
+	Agent          string `json:"agent"` // "sdk" (default), "pty-agent", "codex" or "none"
 	Model          string `json:"model"`
 	PermissionMode string `json:"permissionMode"`
 	// Repo, Branch and Worktree ask for a new git worktree on a new branch
@@ -30,6 +30,9 @@ type CreateSessionRequest struct {
 	// the next message resumes it. Options.Adoptable checks that it
 	// exists.
 	ClaudeSessionID string `json:"claudeSessionId"`
+	// Sandbox is the session's sandbox level: "off" (the default),
+	// "workspace" or "workspace+net" (sandbox.go).
+	Sandbox string `json:"sandbox"`
 	// AllowedTools and Limits are the agent worker's (WorkerRequest).
 	AllowedTools []string `json:"allowedTools"`
 	Limits
@@ -86,6 +89,9 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		return Session{}, err
 	}
 	wr := WorkerRequest{Kind: agent, Model: req.Model, PermissionMode: req.PermissionMode, AllowedTools: req.AllowedTools, Limits: req.Limits}
+	if req.Agent == AgentCodex {
+		wr.Agent = AgentCodex
+	}
 	if agent == "" && (len(req.AllowedTools) > 0 || !req.Limits.IsZero()) {
 		return Session{}, fieldErr("agent", "allowedTools and limits need an agent worker; leave agent out or set it to sdk")
 	}
@@ -93,6 +99,13 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		if _, err := wr.info(); err != nil {
 			return Session{}, err // checked before anything is stored
 		}
+	}
+	level, err := m.boxes.o.check(req.Sandbox)
+	if err != nil {
+		return Session{}, err
+	}
+	if err := (Session{Sandbox: level}).boxedLimits(req.Limits); err != nil {
+		return Session{}, err
 	}
 	var wt *Worktree
 	var setup string
@@ -112,7 +125,13 @@ func (m *Manager) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		title = filepath.Base(cwd)
 	}
 	now := m.now()
-	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt}}
+	st := &sessionState{s: Session{ID: uuid.Must(uuid.NewV7()).String(), Title: title, Cwd: cwd, CreatedAt: now, UpdatedAt: now, Worktree: wt, Sandbox: level}}
+	if st.box = m.boxes.forSession(st.s); st.box != nil && st.box.err != nil {
+		if wt != nil {
+			dropWorktree(ctx, m.log, wt)
+		}
+		return Session{}, st.box.err
+	}
 	if id := req.ClaudeSessionID; id != "" {
 		// An adopted conversation has begun: its agent workers resume it.
 		st.s.ClaudeSessionID, st.s.ClaudeSessionStarted = &id, true
@@ -144,13 +163,17 @@ func (m *Manager) agentKind(agent string) (Kind, error) {
 			return KindSDK, nil
 		}
 		return "", nil
-	case string(KindSDK), string(KindPTYAgent):
-		if !m.Supports(Kind(agent)) {
+	case string(KindSDK), string(KindPTYAgent), AgentCodex:
+		k := Kind(agent)
+		if agent == AgentCodex {
+			k = KindSDK // a chat that Codex drives
+		}
+		if !m.Supports(k) {
 			return "", fieldErr("agent", "%s workers are not available in this build", agent)
 		}
-		return Kind(agent), nil
+		return k, nil
 	}
-	return "", fieldErr("agent", `must be "sdk", "pty-agent" or "none", got %q`, agent)
+	return "", fieldErr("agent", `must be "sdk", "pty-agent", "codex" or "none", got %q`, agent)
 }
 
 // isGitWorkTree reports whether dir is inside a git work tree, by looking
@@ -236,6 +259,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 	if !ok {
 		return nil // deleted meanwhile, while its worktree went
 	}
+	defer m.boxes.remove(id, st.box)
 	fam := m.trees.family(wids...) // before anything is signalled
 	defer fam.Close()
 	stopErr := stopAll(ctx, rts, false)

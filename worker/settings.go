@@ -39,8 +39,8 @@ func (r SettingsRequest) validate() error {
 	if r.Model == nil && r.PermissionMode == nil && r.LimitsRequest.empty() {
 		return fieldErr("model", "send at least one of model, permissionMode, appendSystemPrompt, maxTurns, maxBudgetUsd, allowedTools, disallowedTools, addDirs")
 	}
-	if r.PermissionMode != nil && (*r.PermissionMode == "" || !permissionModes[*r.PermissionMode]) {
-		return fieldErr("permissionMode", "must be one of default, acceptEdits, plan, bypassPermissions, got %q", *r.PermissionMode)
+	if r.PermissionMode != nil && *r.PermissionMode == "" {
+		return fieldErr("permissionMode", "must not be empty")
 	}
 	if m := r.Model; m != nil {
 		bad := strings.IndexFunc(*m, func(c rune) bool { return unicode.IsSpace(c) || !unicode.IsPrint(c) })
@@ -85,8 +85,20 @@ func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req Setting
 	if info.Status == StatusStopped {
 		return Info{}, fmt.Errorf("this worker no longer drives the conversation: %w", ErrConflict)
 	}
+	if req.PermissionMode != nil {
+		if err := checkMode(info.Agent, *req.PermissionMode); err != nil {
+			return Info{}, err
+		}
+	}
 	limits, allowed, err := req.LimitsRequest.apply(info.Limits, info.AllowedTools)
 	if err != nil {
+		return Info{}, err
+	}
+	sess, err := a.m.Session(sid)
+	if err != nil {
+		return Info{}, err
+	}
+	if err := sess.boxedLimits(limits); err != nil {
 		return Info{}, err
 	}
 	cur := Settings{Model: info.Model, PermissionMode: info.PermissionMode}

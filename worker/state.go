@@ -10,6 +10,7 @@ import (
 type sessionState struct {
 	s         Session // Workers is filled only in snapshots
 	workers   []*workerState
+	box       *sessionBox // nil: not sandboxed
 	switching sessionLock // serialises Switch; never held with table.mu
 }
 
@@ -65,6 +66,10 @@ func (st *sessionState) snapshot() Session {
 	s := st.s
 	s.Branch = headBranch(s.Cwd)
 	s.MCPServers = maskedServers(s.MCPServers)
+	if st.box != nil && st.box.err == nil {
+		v := st.box.view
+		s.SandboxView = &v
+	}
 	s.Workers = make([]Info, 0, len(st.workers))
 	for _, ws := range st.workers {
 		s.Workers = append(s.Workers, ws.view())
@@ -120,7 +125,7 @@ func (t *table) putWorker(i Info) error {
 }
 
 func (t *table) putSession(s Session) error {
-	s.Workers = nil
+	s.Workers, s.SandboxView = nil, nil
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("encode session: %w", err)

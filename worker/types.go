@@ -76,6 +76,9 @@ type Info struct {
 	ExitCode  *int      `json:"exitCode"`
 	Error     *string   `json:"error"`
 
+	// Agent is the agent a chat runs: "" for Claude, AgentCodex for Codex
+	// (agents.go).
+	Agent          string   `json:"agent,omitempty"`          // sdk
 	Model          string   `json:"model,omitempty"`          // sdk, pty-agent
 	PermissionMode string   `json:"permissionMode,omitempty"` // sdk, pty-agent
 	AllowedTools   []string `json:"allowedTools,omitempty"`   // sdk, pty-agent
@@ -89,6 +92,12 @@ type Info struct {
 	// person chose ("" when nothing was chosen: the CLI's own settings
 	// apply), so that a value present there is a choice.
 	Current *Current `json:"current,omitempty"`
+	// ConversationID is a Codex chat's own conversation (its Codex
+	// thread), once Codex named it; ConversationStarted records that a
+	// message went to it, so a new process resumes it (as
+	// Session.ClaudeSessionStarted does for Claude's).
+	ConversationID      string `json:"conversationId,omitempty"`      // sdk with agent codex
+	ConversationStarted bool   `json:"conversationStarted,omitempty"` // sdk with agent codex
 }
 
 // Current is the model and permission mode an agent's CLI reports as in
@@ -128,6 +137,13 @@ type Session struct {
 	// MCPServers are the MCP servers the session's agent runs
 	// (mcpservers.go); the API shows their secrets masked.
 	MCPServers []MCPServer `json:"mcpServers"`
+	// Sandbox is the session's sandbox level, chosen at creation: "off",
+	// "workspace" or "workspace+net" (sandbox.go). Every process of a
+	// sandboxed session's workers runs in its box.
+	Sandbox string `json:"sandbox"`
+	// SandboxView is what the box shows, nil when off. Worked out when the
+	// session is created or loaded, never stored.
+	SandboxView *SandboxView `json:"sandboxView"`
 }
 
 // Config holds the server-wide settings workers need.

@@ -21,6 +21,8 @@ type WorkerRequest struct {
 	Cols           int      `json:"cols"`
 	Rows           int      `json:"rows"`
 	Base           string   `json:"base"`
+	// Agent is a chat's agent: "claude" (or "") or "codex".
+	Agent string `json:"agent"`
 	Limits
 
 	// inherit is what the agent worker a switch retires ran with: the
@@ -32,15 +34,20 @@ type WorkerRequest struct {
 	carried bool
 }
 
-var permissionModes = map[string]bool{"": true, "default": true, "acceptEdits": true, "plan": true, "bypassPermissions": true}
-
 func (r WorkerRequest) info() (Info, error) {
 	i := Info{Kind: r.Kind, Name: strings.TrimSpace(r.Name)}
 	if r.Cols < 0 || r.Cols > 1000 || r.Rows < 0 || r.Rows > 1000 {
 		return i, fieldErr("cols", "cols and rows must be between 1 and 1000")
 	}
-	if r.Kind.IsAgent() && !permissionModes[r.PermissionMode] {
-		return i, fieldErr("permissionMode", "must be one of default, acceptEdits, plan, bypassPermissions")
+	if r.Agent != "" && r.Kind != KindSDK {
+		return i, fieldErr("agent", "only chat (sdk) workers have an agent")
+	}
+	agent, err := chatAgent(r.Agent)
+	if err != nil {
+		return i, err
+	}
+	if err := checkMode(agent, r.PermissionMode); r.Kind.IsAgent() && err != nil {
+		return i, err
 	}
 	limits, err := r.agentLimits()
 	if err != nil {
@@ -49,7 +56,7 @@ func (r WorkerRequest) info() (Info, error) {
 	i.Limits = limits
 	switch r.Kind {
 	case KindSDK:
-		i.Model, i.PermissionMode, i.AllowedTools = r.Model, r.PermissionMode, r.AllowedTools
+		i.Agent, i.Model, i.PermissionMode, i.AllowedTools = agent, r.Model, r.PermissionMode, r.AllowedTools
 	case KindPTYAgent:
 		// The same choices as a chat's: the TUI starts with them, and a
 		// switch back to the chat keeps them.
@@ -165,7 +172,11 @@ func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 		m.mu.RUnlock()
 		return nil, Session{}, fmt.Errorf("session %s is archived: it takes no new worker: %w", info.SessionID, ErrConflict)
 	}
-	if info.Kind.IsAgent() {
+	if err := st.s.boxedLimits(info.Limits); err != nil {
+		m.mu.RUnlock()
+		return nil, Session{}, err
+	}
+	if info.DrivesClaudeConversation() {
 		if busy := m.drivingAgentLocked(st); busy != nil {
 			m.mu.RUnlock()
 			return nil, Session{}, fmt.Errorf("agent worker %s already drives this session's conversation; switch instead: %w", busy.info.ID, ErrConflict)
@@ -175,7 +186,7 @@ func (m *Manager) addWorker(info Info) (*workerState, Session, error) {
 		info.Name = st.defaultName(info.Kind)
 	}
 	var next *Session
-	if info.Kind.IsAgent() {
+	if info.DrivesClaudeConversation() {
 		id := info.ID
 		next = ptr(m.nextSession(st.s, func(s *Session) { s.ActiveAgentWorkerID = &id }))
 	}

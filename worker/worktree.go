@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 
 	"github.com/agentdesk/agentdesk/internal/gitrepo"
@@ -62,4 +63,16 @@ func removeWorktree(ctx context.Context, wt *Worktree, force bool) error {
 		return fmt.Errorf("remove worktree %s: %w", wt.Path, err)
 	}
 	return nil
+}
+
+// dropWorktree removes a worktree just made for a session that was then
+// refused, with its branch, which holds nothing yet.
+func dropWorktree(ctx context.Context, log *slog.Logger, wt *Worktree) {
+	if err := gitrepo.RemoveWorktree(ctx, wt.Path, true); err != nil {
+		log.Error("remove the worktree of a refused session", "path", wt.Path, "err", err)
+		return
+	}
+	if _, err := gitrepo.Git(ctx, wt.Repo, "branch", "-D", wt.Branch); err != nil {
+		log.Error("remove the branch of a refused session", "branch", wt.Branch, "err", err)
+	}
 }

@@ -15,7 +15,7 @@ const maxFloodTurns = 1000
 // history-end (whole history replayed), --repeat times; prints the median.
 func runCatchup(ctx context.Context, c *client, cfg config) error {
 	fmt.Println("scenario=catchup (dial to history-end, full replay, median of --repeat)")
-	s, err := c.newSession(ctx, "sdk")
+	s, err := c.newSession(ctx, cfg.agent)
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func runCatchup(ctx context.Context, c *client, cfg config) error {
 	for _, want := range cfg.messages {
 		for ; stored < uint64(want); turns++ {
 			if turns >= maxFloodTurns {
-				return fmt.Errorf("still %d messages after %d turns: is FAKECLAUDE_FLOOD set?", stored, turns)
+				return fmt.Errorf("still %d messages after %d turns: is FAKECLAUDE_FLOOD (or FAKEOPENAI_FLOOD) set?", stored, turns)
 			}
 			if stored, err = floodTurn(ctx, c, s.ID, wid); err != nil {
 				return err

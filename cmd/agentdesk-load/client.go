@@ -15,9 +15,10 @@ import (
 
 // client talks to one agentdesk with its token. Safe for concurrent use.
 type client struct {
-	base  *url.URL
-	token string
-	http  *http.Client
+	base    *url.URL
+	token   string
+	http    *http.Client
+	sandbox string // the sandbox level of the sessions made ("" for the server's default, off)
 }
 
 func newClient(base *url.URL, token string) *client {
@@ -80,7 +81,11 @@ func (c *client) newSession(ctx context.Context, agent string) (session, error) 
 		return session{}, fmt.Errorf("create session dir: %w", err)
 	}
 	var s session
-	err = c.do(ctx, http.MethodPost, "/api/sessions", map[string]any{"cwd": dir, "agent": agent, "title": "load"}, &s)
+	body := map[string]any{"cwd": dir, "agent": agent, "title": "load"}
+	if c.sandbox != "" {
+		body["sandbox"] = c.sandbox
+	}
+	err = c.do(ctx, http.MethodPost, "/api/sessions", body, &s)
 	return s, err
 }
 

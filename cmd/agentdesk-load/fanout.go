@@ -17,15 +17,15 @@ import (
 func runFanout(ctx context.Context, c *client, cfg config) error {
 	fmt.Println("scenario=sdk-fanout (rate: first to last assistant frame per tab; spread: per message, latest tab minus earliest tab)")
 	for _, n := range cfg.tabs {
-		if err := fanoutOnce(ctx, c, n, cfg.pid); err != nil {
+		if err := fanoutOnce(ctx, c, cfg.agent, n, cfg.pid); err != nil {
 			return fmt.Errorf("%d tabs: %w", n, err)
 		}
 	}
 	return nil
 }
 
-func fanoutOnce(ctx context.Context, c *client, n, pid int) error {
-	s, err := c.newSession(ctx, "sdk")
+func fanoutOnce(ctx context.Context, c *client, agent string, n, pid int) error {
+	s, err := c.newSession(ctx, agent)
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,14 @@
 //
 //	agentdesk-load --url 'http://127.0.0.1:7878/?token=…' --scenario sdk-fanout --tabs 1,10,100
 //
-// Scenarios: sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt (see each
-// file; the last two in memory.go), term (term.go: side by side with other
+// Scenarios: sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt, turn (see
+// each file; upload and adopt in memory.go), term (term.go: side by side with other
 // terminal servers, see bench/peers.sh). The server
 // must run with --claude pointing at internal/testkit/fakeclaude and, for sdk-fanout
 // and catchup, FAKECLAUDE_FLOOD=<n> in its environment (scripts/bench-load.sh
-// does both); for big, FAKECLAUDE_BIG=<n>x<bytes>.
+// does both); for big, FAKECLAUDE_BIG=<n>x<bytes>. With --agent codex, sdk-fanout
+// and catchup drive a Codex chat: the server's Codex must use the fake Responses
+// API with FAKEOPENAI_FLOOD=<n> (AGENT=codex scripts/bench-load.sh does that).
 package main
 
 import (
@@ -35,6 +37,7 @@ type config struct {
 	base     *url.URL // scheme://host, no path or query
 	token    string
 	scenario string
+	agent    string // the session agent of sdk-fanout and catchup: sdk (Claude) or codex
 	tabs     []int
 	messages []int
 	sessions []int
@@ -58,6 +61,7 @@ type config struct {
 	basePID          int
 	rounds, termTabs int
 	echoKeys         int
+	sandbox          string // the sessions' sandbox level (pty, turn)
 }
 
 func main() {
@@ -80,6 +84,7 @@ func run(args []string) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	c := newClient(cfg.base, cfg.token)
+	c.sandbox = cfg.sandbox
 	switch cfg.scenario {
 	case "sdk-fanout":
 		return runFanout(ctx, c, cfg)
@@ -87,6 +92,8 @@ func run(args []string) error {
 		return runCatchup(ctx, c, cfg)
 	case "pty":
 		return runPTY(ctx, c, cfg)
+	case "turn":
+		return runTurn(ctx, c, cfg)
 	case "sessions":
 		return runSessions(ctx, c, cfg)
 	case "echo":
@@ -100,17 +107,18 @@ func run(args []string) error {
 	case "term":
 		return runTerm(ctx, c, cfg)
 	}
-	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt, term)", cfg.scenario)
+	return fmt.Errorf("unknown --scenario %q (sdk-fanout, catchup, pty, sessions, echo, big, upload, adopt, turn, term)", cfg.scenario)
 }
 
 func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("agentdesk-load", flag.ContinueOnError)
 	rawURL := fs.String("url", "", "agentdesk start-up URL, with ?token=")
-	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big | upload | adopt | term")
+	scenario := fs.String("scenario", "", "sdk-fanout | catchup | pty | sessions | echo | big | upload | adopt | turn | term")
+	agent := fs.String("agent", "sdk", "the chat's agent for sdk-fanout and catchup: sdk (Claude) or codex")
 	tabs := fs.String("tabs", "1,10,100", "tab counts (sdk-fanout, pty; big uses the first)")
 	msgs := fs.String("messages", "10000,100000", "stored message counts (catchup)")
 	sess := fs.String("sessions", "10,100,1000", "cumulative session counts (sessions)")
-	repeat := fs.Int("repeat", 5, "repetitions per size (catchup); the median is reported")
+	repeat := fs.Int("repeat", 5, "repetitions per size (catchup), sessions (turn); the median is reported")
 	pid := fs.Int("pid", 0, "agentdesk's pid, to read its RSS from /proc")
 	ptyBytes := fs.Int("pty-bytes", 100_000_000, "bytes the terminal prints (pty)")
 	dur := fs.Duration("duration", 10*time.Minute, "cap on the whole run")
@@ -130,6 +138,7 @@ func parseFlags(args []string) (config, error) {
 	rounds := fs.Int("rounds", 5, "interleaved rounds (term)")
 	termTabs := fs.Int("term-tabs", 10, "tabs on one terminal in the shared-terminal run (term)")
 	echoKeys := fs.Int("echo-keys", 1000, "keystrokes timed per echo run (term)")
+	box := fs.String("sandbox", "", "the sessions' sandbox level: off, workspace or workspace+net (pty: terminal throughput inside a box)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -138,11 +147,14 @@ func parseFlags(args []string) (config, error) {
 			return config{}, err
 		}
 	}
-	cfg := config{scenario: *scenario, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
+	if *agent != "sdk" && *agent != "codex" {
+		return config{}, fmt.Errorf("--agent %q: want sdk or codex", *agent)
+	}
+	cfg := config{scenario: *scenario, agent: *agent, repeat: max(*repeat, 1), pid: *pid, ptyBytes: *ptyBytes, duration: *dur,
 		terminals: max(*terminals, 0), parallel: max(*parallel, 1), keep: *keep,
 		uploadBytes: *uploadBytes, adoptLines: *adoptLines, adoptBytes: *adoptBytes, claudeConfig: *claudeConfig,
 		gotty: *gotty, gottyPID: *gottyPID, agentConsole: *agentConsole, agentConsolePID: *agentConsolePID,
-		rounds: max(*rounds, 1), termTabs: max(*termTabs, 1), echoKeys: max(*echoKeys, 1), basePID: *basePID}
+		rounds: max(*rounds, 1), termTabs: max(*termTabs, 1), echoKeys: max(*echoKeys, 1), basePID: *basePID, sandbox: *box}
 	var err error
 	if cfg.base, cfg.token, err = parseURL(*rawURL); err != nil {
 		return config{}, err

@@ -1,6 +1,6 @@
 // REST client for /api (API.md "REST"). Authentication is the HttpOnly cookie the
 // server sets; this module never sees or stores the token except to POST it once.
-import type { CreateSessionInput, CreateWorkerInput, RepoInfo, Session, Worker } from './types';
+import type { Capabilities, CreateSessionInput, CreateWorkerInput, RepoInfo, Session, Worker } from './types';
 
 /** Query options of DELETE /api/sessions/:sid (docs/api-extensions.md). */
 export interface DeleteOptions {
@@ -82,6 +82,11 @@ export class Api {
 
   createSession(input: CreateSessionInput): Promise<Session> {
     return this.request('POST', '/api/sessions', input);
+  }
+
+  /** What this server can do beyond API.md: the sandbox levels it runs. */
+  capabilities(): Promise<Capabilities> {
+    return this.request('GET', '/api/capabilities');
   }
 
   renameSession(sid: string, title: string): Promise<Session> {

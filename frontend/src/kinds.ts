@@ -49,6 +49,11 @@ export interface KindInfo {
 
 const kinds: readonly KindInfo[] = [
   {
+    kind: 'sdk', agent: 'codex', label: 'Codex', addLabel: 'Codex chat', startLabel: 'Codex (chat)', view: 'chat',
+    isAgent: true, isChat: true, cursor: 'uuid',
+    startingText: 'Starting Codex…', restartable: false, opensFiles: false,
+  },
+  {
     kind: 'sdk', label: 'Chat', addLabel: 'Claude chat', startLabel: 'Claude (chat)', view: 'chat',
     isAgent: true, isChat: true, cursor: 'uuid', switchTo: 'pty-agent',
     switchHere: { label: 'Back to chat', title: 'Continue this conversation in the chat' },
@@ -98,9 +103,10 @@ export function isChat(w: Pick<Worker, 'kind'>): boolean {
   return workerKind(w).isChat;
 }
 
-/** The kinds the "+" menu offers, in its order. */
+/** The kinds the "+" menu offers, in its order (a kind's general entry before its other agents'). */
 export function addableKinds(): readonly KindInfo[] {
-  return kinds.filter((k) => k.addLabel !== undefined && k.agent === undefined);
+  const all = kinds.filter((k) => k.addLabel !== undefined);
+  return all.flatMap((k) => (k.agent !== undefined ? [] : [k, ...all.filter((o) => o.kind === k.kind && o.agent !== undefined)]));
 }
 
 /** The kind Alt+T adds, if any. */
@@ -110,7 +116,13 @@ export function quickKind(): KindInfo | undefined {
 
 /** The agents a new session can start with, in the form's order (the first is the default). */
 export function startableAgents(): readonly KindInfo[] {
-  return kinds.filter((k) => k.startLabel !== undefined);
+  const all = kinds.filter((k) => k.startLabel !== undefined);
+  return [...all.filter((k) => k.agent === undefined), ...all.filter((k) => k.agent !== undefined)];
+}
+
+/** The value of POST /api/sessions' `agent` that starts k: its agent where the kind has several. */
+export function agentValue(k: KindInfo): string {
+  return k.agent ?? k.kind;
 }
 
 /** The kind that shows a session's files: file links (a tool card's path) open in it. */

@@ -20,6 +20,8 @@ export interface Worker {
   exitCode: number | null;
   error: string | null;
   // kind-specific
+  /** A chat's agent (agentdesk extension): 'codex' for a Codex chat, absent for Claude's. */
+  agent?: string;
   /** What the person chose (absent: nothing chosen, the CLI's own settings apply). */
   model?: string | null;
   permissionMode?: string | null;
@@ -47,6 +49,38 @@ export interface Session {
   permissionRules?: PermissionRule[] | null;
   /** Archived: worktree removed, workers stopped, read-only (extension). */
   archived?: boolean;
+  /** The sandbox level chosen at creation (extension; absent from older servers: off). */
+  sandbox?: SandboxLevelName;
+  /** What the session's box shows, null when not sandboxed (extension). */
+  sandboxView?: SandboxView | null;
+}
+
+/** The levels of the session option "sandbox" (docs/api-extensions.md). */
+export type SandboxLevelName = 'off' | 'workspace' | 'workspace+net';
+
+/** What a sandboxed session's box shows: its files and its network. */
+export interface SandboxView {
+  level: SandboxLevelName;
+  readOnly: string[];
+  writable: string[];
+  /** Empty at start, the box's own, gone with it (/tmp, /run). */
+  private: string[];
+  /** System files only their owner may read, masked (under /etc). */
+  hidden: string[] | null;
+  /** "loopback" (only the model API, through agentdesk) or "host". */
+  network: string;
+  endpoints: string[] | null;
+}
+
+/** One sandbox level and whether this server runs it (GET /api/capabilities). */
+export interface SandboxLevel {
+  level: SandboxLevelName;
+  available: boolean;
+  reason?: string;
+}
+
+export interface Capabilities {
+  sandbox: { levels: SandboxLevel[] };
 }
 
 export interface PermissionRule {
@@ -85,11 +119,14 @@ export interface CreateSessionInput {
   agent?: AgentKind;
   model?: string;
   permissionMode?: string;
+  sandbox?: SandboxLevelName;
 }
 
 /** Body of POST /api/sessions/:sid/workers (kind-specific options allowed). */
 export interface CreateWorkerInput {
   kind: WorkerKind;
+  /** A chat's agent: 'codex', or absent for Claude. */
+  agent?: string;
   name?: string;
   model?: string;
   permissionMode?: string;

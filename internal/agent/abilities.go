@@ -35,6 +35,15 @@ type Rule struct {
 	Destination string
 }
 
+// Named is an optional ability of a Conn whose agent names the
+// conversation itself (a Codex thread): Conversation is the id it runs,
+// which may differ from Options.Conversation (a new conversation, or one
+// the agent had no record of and started anew). The engine records it and
+// passes it to every later start.
+type Named interface {
+	Conversation() string
+}
+
 // Records is an optional ability of a Driver: it reads what the engine
 // kept of its agent when no agent runs (after a restart).
 type Records interface {

@@ -70,6 +70,10 @@ type Options struct {
 	// AllowedTools are tools (and rules, in the agent's syntax) allowed
 	// without asking.
 	AllowedTools []string
+	// AllowBypass lets the person switch the running agent to the mode
+	// that asks nothing (bypassPermissions) later on. Set only for a
+	// session whose every process runs in a sandbox.
+	AllowBypass bool
 	// Tools, when Registry is set, are tools from outside the agent that
 	// it may call (tools.go).
 	Tools Tools

@@ -57,6 +57,15 @@ type Conn interface {
 	Close(ctx context.Context) error
 }
 
+// Wrapped is an optional ability of a Conn whose agent a launcher runs
+// inside another process (a sandbox): Ident is that process's, and the
+// agent's tools are found below it without the worker's marker.
+type Wrapped interface {
+	// Program is the pid of the agent's own program; 0 while the wrapper
+	// has not started it yet.
+	Program() int
+}
+
 // Input is a user message for the agent.
 type Input struct {
 	// ID is the uuid the engine stored the message under; a driver whose

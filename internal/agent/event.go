@@ -50,6 +50,11 @@ type Event struct {
 	// InForce is what a KindMessage says the agent runs with now; ""
 	// values say nothing.
 	InForce Settings
+	// NoProgress marks a KindMessage that is no sign of progress (the
+	// agent retrying a model request it could not make): it does not hold
+	// off the stall watchdog, so an agent that retries an unreachable API
+	// for ever is marked stalled.
+	NoProgress bool
 	// Request is the KindRequest's request.
 	Request *Request
 	// RequestID is the request a KindWithdrawn withdraws.

@@ -29,6 +29,9 @@ func Signal(Match, syscall.Signal) int { return 0 }
 // CPUTicks reads nothing outside Linux: the watchdog then counts output only.
 func CPUTicks(Match, int) uint64 { return 0 }
 
+// FamilyCPUTicks reads nothing outside Linux.
+func FamilyCPUTicks(Ident, Match, int) uint64 { return 0 }
+
 // BootID is unknown outside Linux.
 var BootID = func() string { return "" }
 

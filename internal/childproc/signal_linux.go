@@ -43,6 +43,22 @@ func CPUTicks(m Match, skip int) uint64 {
 	return sum
 }
 
+// FamilyCPUTicks is CPUTicks of the processes m matches and of root's
+// descendants, which a program run in a sandbox has without the marker
+// (its environment is the box's), leaving out the pid skip.
+func FamilyCPUTicks(root Ident, m Match, skip int) uint64 {
+	sum := CPUTicks(m, skip)
+	if root.Pid == 0 {
+		return sum
+	}
+	for _, d := range Descendants(root, nil) {
+		if d.Pid != skip && !marked(d.Pid, m) {
+			sum += cpuOf(d.Pid)
+		}
+	}
+	return sum
+}
+
 // cpuOf reads utime + stime (fields 14 and 15 of /proc/<pid>/stat); 0
 // when the process is gone.
 func cpuOf(pid int) uint64 {

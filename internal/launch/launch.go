@@ -89,11 +89,30 @@ type Process struct {
 	pty    *os.File
 	stdout io.ReadCloser
 	ident  childproc.Ident
+
+	findProgram func() int // set by a wrapping launcher (FindProgram)
 }
 
 // Pid is the pid of the process the handle tracks, which leads its
 // process group (and, on a PTY, its session).
 func (p *Process) Pid() int { return p.ident.Pid }
+
+// Program is the pid of the process running the Spec's Argv: Pid for a
+// process started as it is, a descendant of it when a launcher wrapped
+// the program (bwrap runs it two levels down). 0 while it is not known:
+// the wrapper has not started it yet, or it is gone. A watchdog that
+// counts what the program's tools do leaves this one out.
+func (p *Process) Program() int {
+	if p.findProgram == nil {
+		return p.ident.Pid
+	}
+	return p.findProgram()
+}
+
+// FindProgram is for launchers that wrap the program (see Program): find
+// returns its pid, or 0 while there is none. Call it before handing p to
+// the caller.
+func (p *Process) FindProgram(find func() int) { p.findProgram = find }
 
 // Ident is the identity of the tracked process, read right after it
 // started (before anything waited on it, so the pid was still its own):

@@ -40,6 +40,9 @@ func TestPipes(t *testing.T) {
 	if id.Pid != p.Pid() || id.Marker != marker || id.Start == 0 {
 		t.Errorf("Ident %+v: want pid %d, marker %q and a start time", id, p.Pid(), marker)
 	}
+	if p.Program() != p.Pid() {
+		t.Errorf("Program %d: a child started as it is runs the program itself (%d)", p.Program(), p.Pid())
+	}
 	out, err := io.ReadAll(p.Stdout())
 	if err != nil {
 		t.Fatal(err)

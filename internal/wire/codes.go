@@ -24,6 +24,10 @@ const (
 	CodeGitFailed          Code = "git_failed" // git refused a stage, commit or push; the message is git's
 	CodeStorageFull        Code = "storage_full"
 	CodeStorageUnavailable Code = "storage_unavailable"
+	// CodeSandboxUnavailable: a sandboxed session asked of a server that
+	// cannot run its box (bwrap or socat missing: the message names the
+	// package to install).
+	CodeSandboxUnavailable Code = "sandbox_unavailable"
 	CodeInternal           Code = "internal"
 )
 

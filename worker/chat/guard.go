@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 )
 
 // guard watches over a worker's running turns: the stall watchdog
@@ -17,11 +18,11 @@ import (
 // for concurrent use.
 type guard struct {
 	j        *journal
-	clock    clock           // the waits' time; tests set a fake one before any turn
-	after    time.Duration   // worker.Config.StallAfter; 0: no watchdog
-	marker   string          // the worker's process marker; "": none
-	pid      func() int      // the running agent's pid (0: none); its own CPU does not count
-	ctx      context.Context // bounds the interrupt calls
+	clock    clock                         // the waits' time; tests set a fake one before any turn
+	after    time.Duration                 // worker.Config.StallAfter; 0: no watchdog
+	marker   string                        // the worker's process marker; "": none
+	tracked  func() (childproc.Ident, int) // the running agent's tracked process and program pid (slot.tracked); the program's own CPU does not count
+	ctx      context.Context               // bounds the interrupt calls
 	stopping <-chan struct{}
 	log      *slog.Logger
 

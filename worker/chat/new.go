@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
@@ -99,11 +100,11 @@ func (r *Runtime) parts(d agent.Driver, resume, started bool) *history {
 	r.prefs = newPrefs(env, log)
 	r.reqs = &requests{store: env.Store, wid: env.Info.ID, j: j, driver: d, stopping: r.stopping, log: log}
 	r.guard = &guard{j: j, clock: realClock{}, after: env.Config.StallAfter, marker: env.Marker,
-		pid: func() int { return r.slot.pid() }, ctx: r.ctx, stopping: r.stopping, log: log}
+		tracked: func() (childproc.Ident, int) { return r.slot.tracked() }, ctx: r.ctx, stopping: r.stopping, log: log}
 	r.slot = &slot{driver: d, env: env, conv: r.conv, ctx: r.ctx, log: log, j: j, reqs: r.reqs, prefs: r.prefs,
 		in:  intake{j: j, reqs: r.reqs, prefs: r.prefs, dog: r.guard, seen: r.seen, log: log},
 		rec: records{env: env, log: log}, gate: r.gate, follow: r.follow, resume: resume, started: started}
-	r.snd = &sender{slot: r.slot, gate: r.gate, j: j, dog: r.guard, refs: refs, conv: r.conv, stopping: r.stopping}
+	r.snd = &sender{slot: r.slot, gate: r.gate, j: j, dog: r.guard, refs: refs, stopping: r.stopping}
 	r.q = (&queue{store: env.Store, sid: env.Info.SessionID, refs: refs, j: j, snd: r.snd, readOnly: r.readOnly,
 		stopping: r.stopping, imported: r.imported, log: log}).init()
 	return &history{driver: d, env: env, conv: r.conv, readOnly: r.readOnly, started: started, j: j, seen: r.seen,

@@ -34,7 +34,9 @@ func (in *intake) consume(p agent.Conn, batches <-chan []agent.Event) {
 		if !ok {
 			return
 		}
-		in.dog.noteOutput()
+		if progress(evs) {
+			in.dog.noteOutput()
+		}
 		var es []entry
 		for i := range evs {
 			es = in.entries(p, es, &evs[i])
@@ -47,6 +49,17 @@ func (in *intake) consume(p agent.Conn, batches <-chan []agent.Event) {
 			return // stopped: Close is ending the process
 		}
 	}
+}
+
+// progress reports whether a batch shows the agent at work: anything but
+// messages marked NoProgress (retries of an unreachable API).
+func progress(evs []agent.Event) bool {
+	for i := range evs {
+		if !evs[i].NoProgress {
+			return true
+		}
+	}
+	return false
 }
 
 // entries appends what event ev becomes (usually one entry, none for a

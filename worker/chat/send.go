@@ -28,7 +28,6 @@ type sender struct {
 	j        *journal
 	dog      *guard
 	refs     refMaker
-	conv     string
 	stopping <-chan struct{}
 }
 
@@ -64,13 +63,13 @@ func (s *sender) sendLocked(content string, files []attachment.File, store func(
 	s.slot.refresh(!s.j.busy())
 	id := uuid.Must(uuid.NewV7()).String()
 	refs, blobs := s.refs.refs(files)
-	msg := userMessage(content, id, s.conv, time.Now(), refs)
+	msg := userMessage(content, id, s.slot.conversation(), time.Now(), refs)
 	if err := store([]entry{{kind: kStored, msg: msg, html: userHTML(content), uuid: id, typ: "user", blobs: blobs}}); err != nil {
 		return fmt.Errorf("store user message: %w", err)
 	}
 	err := s.deliver(agent.Input{ID: id, Text: content, Files: files})
 	if be := (*budgetError)(nil); errors.As(err, &be) {
-		return s.j.produce([]entry{budgetEntry(be, s.conv)})
+		return s.j.produce([]entry{budgetEntry(be, s.slot.conversation())})
 	}
 	if errors.Is(err, errSendCancelled) {
 		s.j.endTurn()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/wire"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -27,8 +28,7 @@ const closeTimeout = 10 * time.Second
 // sender's lock.
 type slot struct {
 	driver agent.Driver
-	env    *worker.Env // the Runtime's: Launcher, Config.ChildEnv, Session.Cwd, Marker, Report, ConversationStarted
-	conv   string
+	env    *worker.Env     // the Runtime's: Launcher, Config.ChildEnv, Session.Cwd, Marker, Report, ConversationStarted, SetClaudeSession
 	ctx    context.Context // bounds the starts; cancelled by the worker's Stop
 	log    *slog.Logger
 	j      *journal
@@ -40,6 +40,7 @@ type slot struct {
 	follow *follower
 
 	mu        sync.Mutex // guards the fields below
+	conv      string     // the conversation the agents run
 	conn      agent.Conn
 	resume    bool               // the conversation exists: resume it
 	closed    bool               // Stop began: no agent starts
@@ -57,12 +58,25 @@ func (s *slot) current() agent.Conn {
 	return s.conn
 }
 
-// pid is the running agent's pid, 0 when none runs.
+// pid is the running agent's tracked pid, 0 when none runs.
 func (s *slot) pid() int {
-	if p := s.current(); p != nil {
-		return p.Ident().Pid
+	id, _ := s.tracked()
+	return id.Pid
+}
+
+// tracked is the running agent's tracked process (the agent, or the
+// sandbox that runs it) and the pid of the agent's own program; zero when
+// none runs.
+func (s *slot) tracked() (childproc.Ident, int) {
+	p := s.current()
+	if p == nil {
+		return childproc.Ident{}, 0
 	}
-	return 0
+	id := p.Ident()
+	if w, ok := p.(agent.Wrapped); ok {
+		return id, w.Program()
+	}
+	return id, id.Pid
 }
 
 func (s *slot) isClosed() bool {
@@ -132,14 +146,14 @@ func (s *slot) start(resume bool) (agent.Conn, error) {
 	defer cancel()
 	s.mu.Lock()
 	s.abortInit = cancel
-	closed := s.closed
+	closed, conv := s.closed, s.conv
 	s.mu.Unlock()
 	if closed || s.gate.cancelled() {
 		cancel()
 	}
 	l := &recorder{inner: s.env.Launcher, rs: &s.rec}
 	p, err := s.driver.Start(ctx, agent.Options{
-		Conversation: s.conv,
+		Conversation: conv,
 		Resume:       resume,
 		Dir:          s.env.Session.Cwd,
 		Env:          s.env.Config.ChildEnv,
@@ -150,6 +164,7 @@ func (s *slot) start(resume bool) (agent.Conn, error) {
 		Tools:        tools,
 		Limits:       limits,
 		MCPServers:   servers,
+		AllowBypass:  s.env.Session.Sandboxed(),
 		Log:          s.log,
 	})
 	s.mu.Lock()
@@ -160,7 +175,36 @@ func (s *slot) start(resume bool) (agent.Conn, error) {
 		return nil, err
 	}
 	s.prefs.setCapabilities(p.Capabilities())
+	s.named(p, conv)
 	return p, nil
+}
+
+// named records the conversation an agent that names it runs
+// (agent.Named), when it is not the one asked for: a new one it created,
+// or one it started anew. The next agents resume that one, and a message
+// must go to it before it counts as started.
+func (s *slot) named(p agent.Conn, asked string) {
+	n, ok := p.(agent.Named)
+	if !ok {
+		return
+	}
+	id := n.Conversation()
+	if id == "" || id == asked {
+		return
+	}
+	s.mu.Lock()
+	s.conv, s.started = id, false
+	s.mu.Unlock()
+	if s.env.SetClaudeSession != nil {
+		s.env.SetClaudeSession(id)
+	}
+}
+
+// conversation is the conversation the agents run.
+func (s *slot) conversation() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conv
 }
 
 // abort cancels a start under way (a Cancel of the message that wanted

@@ -74,12 +74,15 @@ func (d *guard) turnContinues() bool {
 	return true
 }
 
-// toolCPU is the CPU time used so far by the agent's descendants.
+// toolCPU is the CPU time used so far by the agent's descendants: the
+// processes with the worker's marker, and (a sandboxed agent's tools carry
+// no marker) those below the tracked process, the agent itself left out.
 func (d *guard) toolCPU() uint64 {
 	if d.marker == "" {
 		return 0
 	}
-	return childproc.CPUTicks(childproc.Exact(d.marker), d.pid())
+	root, program := d.tracked()
+	return childproc.FamilyCPUTicks(root, childproc.Exact(d.marker), program)
 }
 
 // noteOutput is called by the reader for every batch of the agent's

@@ -57,7 +57,7 @@ func (r *Runtime) conversationArgs() []string {
 	for _, rule := range worker.SessionRules(r.env.Session.PermissionRules) {
 		tools = append(tools, rule.Spec())
 	}
-	o := claude.Options{SessionID: r.conv, Resume: r.resume, AllowedTools: tools}
+	o := claude.Options{SessionID: r.conv, Resume: r.resume, AllowedTools: tools, AllowBypass: r.env.Session.Sandboxed()}
 	o.Model, o.PermissionMode = r.env.Info.Model, r.env.Info.PermissionMode
 	if c := r.env.Info.Current; c != nil {
 		o.Model, o.PermissionMode = cmp.Or(o.Model, c.Model), cmp.Or(o.PermissionMode, c.PermissionMode)

@@ -6,10 +6,11 @@
 // Server errors ({"error","code"}) are shown next to the form.
 import { ApiError, errorMessage, type Api } from '../api';
 import { h } from '../dom';
-import { startableAgents } from '../kinds';
+import { agentValue, startableAgents } from '../kinds';
 import type { AgentKind, CreateSessionInput, Session } from '../types';
 import { OpenExisting } from './open-existing';
 import { RepoSettingsDialog } from './repo-settings';
+import { SandboxField } from './sandbox-field';
 
 /** Typing pause (ms) before asking whether the directory is a repository. */
 const inspectDelayMs = 300;
@@ -21,6 +22,7 @@ export class SessionForm {
   private readonly cwd: HTMLInputElement;
   private readonly title: HTMLInputElement;
   private readonly agent: HTMLSelectElement;
+  private readonly sandbox: SandboxField;
   private readonly worktreeBox: HTMLElement;
   private readonly worktree: HTMLInputElement;
   private readonly branchRow: HTMLElement;
@@ -37,7 +39,7 @@ export class SessionForm {
     this.cwd = h('input', { id: 'ns-cwd', name: 'cwd', type: 'text', required: true, placeholder: '/home/me/project', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' });
     this.title = h('input', { id: 'ns-title', name: 'title', type: 'text', placeholder: 'optional', autocomplete: 'off' });
     this.agent = h('select', { id: 'ns-agent', name: 'agent' },
-      ...startableAgents().map((k, i) => h('option', { value: k.kind, selected: i === 0 }, k.startLabel ?? k.label)),
+      ...startableAgents().map((k, i) => h('option', { value: agentValue(k), selected: i === 0 }, k.startLabel ?? k.label)),
       h('option', { value: 'none' }, 'None'));
     this.worktree = h('input', { id: 'ns-worktree', name: 'worktree', type: 'checkbox' });
     this.branch = h('input', { id: 'ns-branch', name: 'branch', type: 'text', placeholder: 'feature/my-change', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' });
@@ -48,6 +50,7 @@ export class SessionForm {
     this.worktreeBox = h('div', { class: 'ns-worktree', hidden: true },
       h('label', { class: 'check', for: 'ns-worktree' }, this.worktree, h('span', null, 'New git worktree (its own branch and folder)')),
       this.branchRow);
+    this.sandbox = new SandboxField(this.api);
     this.error = h('p', { class: 'form-error', role: 'alert', id: 'ns-error' });
     this.submit = h('button', { class: 'btn btn-primary', type: 'submit' }, 'Create');
     const cancel = h('button', { class: 'btn', type: 'button', onClick: () => this.close(true) }, 'Cancel');
@@ -57,6 +60,7 @@ export class SessionForm {
       this.worktreeBox,
       h('label', { for: 'ns-title' }, 'Title'), this.title,
       h('label', { for: 'ns-agent' }, 'Agent'), this.agent,
+      this.sandbox.el,
       this.error,
       h('div', { class: 'form-actions' }, this.submit, cancel, existing));
     this.el = h('div', { class: 'new-session' }, this.toggle, this.form);
@@ -67,6 +71,7 @@ export class SessionForm {
     this.form.hidden = false;
     this.toggle.setAttribute('aria-expanded', 'true');
     this.cwd.focus();
+    void this.sandbox.load();
   }
 
   close(focusToggle: boolean): void {
@@ -133,7 +138,7 @@ export class SessionForm {
 
   private input(cwd: string): CreateSessionInput {
     const title = this.title.value.trim();
-    const base: CreateSessionInput = { agent: this.agent.value as AgentKind, ...(title !== '' ? { title } : {}) };
+    const base: CreateSessionInput = { agent: this.agent.value as AgentKind, ...(title !== '' ? { title } : {}), ...this.sandbox.input() };
     if (!this.worktreeBox.hidden && this.worktree.checked) {
       return { ...base, repo: cwd, branch: this.branch.value.trim(), worktree: true };
     }
@@ -156,6 +161,7 @@ export class SessionForm {
     try {
       const s = await this.api.createSession(input);
       this.form.reset();
+      this.sandbox.reset();
       this.worktreeBox.hidden = true;
       this.branchRow.hidden = true;
       this.inspected = '';

@@ -8,6 +8,7 @@ import { createPane, type Pane } from '../panes/registry';
 import type { Store } from '../store';
 import type { Session, Worker, WorkerKind } from '../types';
 import { askConfirm } from './dialog';
+import { SandboxBadge } from './sandbox-badge';
 import { sessionBranch, sessionLabel } from './session-row';
 import { SwitchControl } from './switch-control';
 import { WorkerTabs } from './worker-tabs';
@@ -24,6 +25,7 @@ export class SessionView {
   private readonly title: HTMLElement;
   private readonly cwd: HTMLElement;
   private readonly branch: HTMLElement;
+  private readonly sandbox = new SandboxBadge();
   private readonly tabs: WorkerTabs;
   private readonly switcher: SwitchControl;
   private readonly error: HTMLElement;
@@ -41,7 +43,7 @@ export class SessionView {
     this.tabs = new WorkerTabs({
       select: (wid, focusPane) => this.select(wid, focusPane),
       close: (wid) => void this.closeWorker(wid),
-      add: (kind) => void this.addWorker(kind),
+      add: (kind, agent) => void this.addWorker(kind, agent),
     });
     this.switcher = new SwitchControl({
       api: deps.api,
@@ -55,8 +57,10 @@ export class SessionView {
       h('p', { class: 'muted' }, 'Add one with the + button above (Alt+T opens a shell).'));
     this.paneArea = h('div', { class: 'pane-area' }, this.empty);
     this.el = h('section', { class: 'session-view', 'aria-label': 'Session' },
-      h('div', { class: 'session-head' }, this.title, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
-      this.tabs.el, this.error, this.paneArea);
+      // The badge beside the title, not in the meta row a phone hides: whether
+      // the agent runs in a box is always in sight.
+      h('div', { class: 'session-head' }, this.title, this.sandbox.badge, h('div', { class: 'session-meta' }, this.cwd, this.branch), this.switcher.el),
+      this.sandbox.panel, this.tabs.el, this.error, this.paneArea);
     // A file link in a tool card or the diff: show that file in the session's Files tab.
     this.paneArea.addEventListener('agentdesk-open-file', (ev) => void this.openFile((ev as CustomEvent<{ path: string }>).detail.path));
     this.update(session);
@@ -119,6 +123,7 @@ export class SessionView {
     setText(this.branch, branch ?? '');
     this.branch.title = branch === null ? '' : `Branch ${branch}`;
     this.branch.hidden = branch === null;
+    this.sandbox.update(session);
     const ids = new Set(session.workers.map((w) => w.id));
     for (const [wid, pane] of this.panes) {
       if (!ids.has(wid)) {
@@ -144,12 +149,12 @@ export class SessionView {
     else this.tabs.el.querySelector<HTMLElement>('.add-worker')?.focus();
   }
 
-  async addWorker(kind: WorkerKind): Promise<void> {
+  async addWorker(kind: WorkerKind, agent?: string): Promise<void> {
     this.error.textContent = '';
     try {
-      this.showNew(await this.deps.api.createWorker(this.session.id, { kind }));
+      this.showNew(await this.deps.api.createWorker(this.session.id, agent === undefined ? { kind } : { kind, agent }));
     } catch (err) {
-      this.error.textContent = `Could not add the ${kindInfo(kind).label}: ${errorMessage(err)}`;
+      this.error.textContent = `Could not add the ${kindInfo(kind, agent).label}: ${errorMessage(err)}`;
     }
   }
 

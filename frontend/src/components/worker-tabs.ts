@@ -17,7 +17,7 @@ export interface TabActions {
   /** focusPane: the user activated the tab (click, Enter), not just arrowed onto it. */
   select(wid: string, focusPane: boolean): void;
   close(wid: string): void;
-  add(kind: WorkerKind): void;
+  add(kind: WorkerKind, agent?: string): void;
 }
 
 /**
@@ -87,7 +87,7 @@ export class WorkerTabs {
   constructor(private readonly actions: TabActions) {
     this.list = h('div', { class: 'tabs' });
     this.tablist = h('div', { class: 'tabs-owner', role: 'tablist', 'aria-label': 'Workers' });
-    this.menu = new AddWorkerMenu((kind) => actions.add(kind));
+    this.menu = new AddWorkerMenu((kind, agent) => actions.add(kind, agent));
     this.history = new MenuButton(h('button', { class: 'btn btn-small history-btn', type: 'button', hidden: true }), 'Earlier agents');
     this.el = h('div', { class: 'tabbar' }, this.tablist, this.list, h('div', { class: 'tab-tools' }, this.history.el, this.menu.el));
     this.list.addEventListener('keydown', (ev) => this.onKey(ev));

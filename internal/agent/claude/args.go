@@ -35,6 +35,10 @@ type Options struct {
 	Model          string
 	PermissionMode string
 	AllowedTools   []string
+	// AllowBypass offers bypassPermissions as a mode to switch to later
+	// (--allow-dangerously-skip-permissions): set in a sandboxed session
+	// only, whose box sets IS_SANDBOX=1 for a CLI running as root.
+	AllowBypass bool
 
 	// Limits are the per-session flags and the MCP servers (limits.go);
 	// the stream-json child only.
@@ -92,6 +96,9 @@ func ConversationArgs(o Options) []string {
 		// One comma-separated value: the flag is variadic in the CLI, and a
 		// single argument cannot swallow whatever follows it.
 		args = append(args, "--allowedTools", strings.Join(tools, ","))
+	}
+	if o.AllowBypass {
+		args = append(args, "--allow-dangerously-skip-permissions")
 	}
 	return args
 }

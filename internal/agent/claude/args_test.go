@@ -26,6 +26,7 @@ func TestArgs(t *testing.T) {
 		{"tools", claude.Options{AllowedTools: []string{"Bash(git diff:*)", " ", "Read"}},
 			[]string{"--allowedTools", "Bash(git diff:*),Read"}},
 		{"empty tools", claude.Options{AllowedTools: []string{""}}, nil},
+		{"bypass offered", claude.Options{AllowBypass: true}, []string{"--allow-dangerously-skip-permissions"}},
 		{"everything", claude.Options{SessionID: "s2", Resume: true, Model: "m", PermissionMode: "plan",
 			AllowedTools: []string{"Edit"}, Path: "/x/claude", Dir: "/tmp", Env: []string{"A=1"}},
 			[]string{"--resume", "s2", "--model", "m", "--permission-mode", "plan", "--allowedTools", "Edit"}},

@@ -72,6 +72,7 @@ func (c *conn) Done() <-chan struct{}            { return c.p.Done() }
 func (c *conn) ExitStatus() (int, string)        { return c.p.ExitStatus() }
 func (c *conn) Ident() childproc.Ident           { return c.p.Ident() }
 func (c *conn) Stderr() string                   { return c.p.Stderr() }
+func (c *conn) Program() int                     { return c.p.Program() }
 func (c *conn) Signal(sig syscall.Signal) error  { return c.p.SignalGroup(sig) }
 
 // Send writes a user message with the engine's uuid; attachments go as

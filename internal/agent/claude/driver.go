@@ -100,6 +100,7 @@ func (d *Driver) options(o agent.Options, resume bool) Options {
 		Model:          o.Settings.Model,
 		PermissionMode: o.Settings.PermissionMode,
 		AllowedTools:   o.AllowedTools,
+		AllowBypass:    o.AllowBypass,
 		Limits:         limits(o, resume),
 	}
 }

@@ -181,9 +181,14 @@ func signalName(s syscall.Signal) string {
 	return fmt.Sprintf("signal %d", int(s))
 }
 
-// Ident is the CLI's identity, read right after it started: what a process
+// Ident is the identity of the process the launcher tracks (the CLI, or
+// the sandbox running it), read right after it started: what a process
 // record keeps.
 func (p *Process) Ident() childproc.Ident { return p.ident }
+
+// Program is the pid of the CLI itself (launch.Process.Program): Ident's
+// when nothing wraps it; 0 while a wrapper has not started it yet.
+func (p *Process) Program() int { return p.proc.Program() }
 
 // Batches delivers every stdout line in order, except the control_response
 // lines answering this driver's own Control calls, as batches: each one

@@ -11,10 +11,3 @@ export function setChip(button: HTMLElement, full: string, short = full): void {
   button.replaceChildren(h('span', { class: 'chip-full' }, full), h('span', { class: 'chip-short', 'aria-hidden': 'true' }, short), ' ▾');
 }
 
-/** The permission modes in a word or two, for the phone's chip. */
-export const shortModeNames: Record<string, string> = {
-  default: 'Ask', // a part of "Ask before edits": the chip's text stays part of its accessible name
-  acceptEdits: 'Accept edits',
-  plan: 'Plan',
-  bypassPermissions: 'Bypass',
-};

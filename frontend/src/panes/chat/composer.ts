@@ -17,6 +17,8 @@ export interface ComposerActions {
   /** Queues a message with files (POST …/input, when queue); resolves once the server stored it. */
   queueFiles?(text: string, attachments: OutAttachment[]): Promise<unknown>;
   cancel(): void;
+  /** Who the messages go to, for the placeholder (absent: Claude). */
+  agent?: string;
 }
 
 const activityText: Record<Activity, string> = {
@@ -56,7 +58,7 @@ export class Composer {
   constructor(private readonly actions: ComposerActions) {
     const hintId = `chat-hint-${++nextId}`;
     this.input = h('textarea', {
-      class: 'chat-input', rows: 1, placeholder: 'Message Claude…', 'aria-label': 'Message',
+      class: 'chat-input', rows: 1, placeholder: `Message ${actions.agent ?? 'Claude'}…`, 'aria-label': 'Message',
       'aria-describedby': hintId, spellcheck: 'true', enterkeyhint: touchScreen() ? 'enter' : 'send',
     });
     this.sendBtn = h('button', { class: 'btn btn-primary chat-send', type: 'submit' }, 'Send');

@@ -3,6 +3,7 @@
 // connection pill), the queue panel, and the composer with its file
 // completion. The pane keeps the conversation and the socket.
 import { errorMessage } from '../../api';
+import { workerKind } from '../../kinds';
 import { h, setText } from '../../dom';
 import { ChatUsage } from '../../usage/chat-strip';
 import type { Worker } from '../../types';
@@ -13,6 +14,7 @@ import type { Banner } from './banner';
 import { apiSource } from './complete-source';
 import { Completion } from './completion';
 import { Composer } from './composer';
+import { modesOf } from './modes';
 import { exportMenu } from './export-menu';
 import { QueuePanel, type QueueActions } from './queue-panel';
 import { SettingsBar } from './settings-bar';
@@ -47,14 +49,14 @@ export class ChatChrome {
   constructor(ctx: PaneContext, banner: Banner, hooks: ChromeHooks, worker: () => Worker) {
     this.settings = new SettingsBar(ctx.api, ctx.session.id, ctx.worker, (msg) => banner.show('settings', msg));
     this.settings.update(ctx.worker, ctx.session);
-    this.composer = new Composer({ send: hooks.send, cancel: hooks.cancel,
+    this.composer = new Composer({ send: hooks.send, cancel: hooks.cancel, agent: modesOf(ctx.worker.agent).owner,
       queueFiles: (content, attachments) =>
         ctx.api.request('POST', ctx.api.workerPath(ctx.session.id, ctx.worker.id) + '/input', { content, when: 'queue', attachments }) });
     new Completion(this.composer.input, this.composer.el, apiSource(ctx.api, ctx.session.id, ctx.worker.id));
     this.queue = new QueuePanel(queueActions(ctx, (err) => banner.show('queue', errorMessage(err))));
     this.usage = new ChatUsage(ctx);
     this.agent = new AgentButton(ctx.api, ctx.session.id, worker);
-    this.bar = h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, 'Claude (chat)'),
+    this.bar = h('div', { class: 'pane-bar chat-bar' }, h('span', { class: 'pane-bar-title chat-bar-title' }, workerKind(ctx.worker).startLabel ?? 'Chat'),
       this.settings.el, this.agent.el, this.usage.total, exportMenu(ctx.api.workerPath(ctx.session.id, ctx.worker.id)), this.connEl);
   }
 

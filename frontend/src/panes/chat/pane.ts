@@ -14,6 +14,7 @@ import { Banner } from './banner';
 import type { OutAttachment } from './attach-tray';
 import type { Composer } from './composer';
 import { ChatConnection } from './connection';
+import { modesOf } from './modes';
 import { CopyButtons } from './copy';
 import { OlderPages, revealEvent, type RevealDetail } from './older';
 import { ChatChrome, messagesPath } from './pane-chrome';
@@ -92,7 +93,7 @@ export class ChatPane implements Pane {
       },
     });
     content.append(this.older.el, this.transcript.el, this.turnStart.el);
-    this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus());
+    this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus(), modesOf(ctx.worker.agent).owner);
     this.toolDock = new ToolDock(ctx.session.id);
     this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() }, () => this.worker);
     this.composer = this.chrome.composer;
@@ -291,9 +292,10 @@ export class ChatPane implements Pane {
   }
 
   private exited(code: number | null, signal: string | number | null): void {
-    let what = 'The Claude process ended';
-    if (signal !== null && signal !== '') what = `The Claude process was killed by signal ${signal}`;
-    else if (code !== null && code !== 0) what = `The Claude process exited with code ${code}`;
+    const agent = modesOf(this.ctx.worker.agent).owner;
+    let what = `The ${agent} process ended`;
+    if (signal !== null && signal !== '') what = `The ${agent} process was killed by signal ${signal}`;
+    else if (code !== null && code !== 0) what = `The ${agent} process exited with code ${code}`;
     this.turnStart.done();
     this.transcript.endWithNote(`${what}.`, 'chat-exit');
     this.schedule();

@@ -32,14 +32,15 @@ export class PermissionCard implements RequestCard {
   private readonly error: HTMLElement;
   private readonly always: HTMLButtonElement[];
 
-  constructor(req: PermissionRequest, private readonly answer: (a: Answer) => void) {
+  /** agent names who asks (the chat's agent). */
+  constructor(req: PermissionRequest, private readonly answer: (a: Answer) => void, agent = 'Claude') {
     this.always = suggestionButtons(req.permissionSuggestions, (u) => this.answer({ behavior: 'allow', updatedPermissions: u }));
     this.allowBtn = h('button', { class: 'btn btn-primary perm-allow', type: 'button', 'aria-keyshortcuts': 'A' }, 'Allow');
     this.denyBtn = h('button', { class: 'btn perm-deny', type: 'button', 'aria-keyshortcuts': 'D' }, 'Deny');
-    this.reason = h('input', { class: 'perm-reason', type: 'text', placeholder: 'Reason for denying (optional, sent to Claude)', 'aria-label': 'Reason for denying' });
+    this.reason = h('input', { class: 'perm-reason', type: 'text', placeholder: `Reason for denying (optional, sent to ${agent})`, 'aria-label': 'Reason for denying' });
     this.error = h('p', { class: 'form-error perm-error', role: 'alert' });
     this.el = h('div', { class: 'chat-perm', role: 'group', 'aria-label': `Permission request: ${req.toolName}`, 'data-request-id': req.requestId },
-      h('div', { class: 'perm-head' }, 'Claude wants to use ', h('strong', null, req.toolName || 'a tool')),
+      h('div', { class: 'perm-head' }, `${agent} wants to use `, h('strong', null, req.toolName || 'a tool')),
       ...describe(req),
       h('div', { class: 'perm-actions' }, this.allowBtn, this.denyBtn, this.reason),
       h('div', { class: 'perm-actions perm-suggestions' }, ...this.always),

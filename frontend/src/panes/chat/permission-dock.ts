@@ -19,9 +19,11 @@ export class PermissionDock {
 
   /**
    * send returns false when the frame could not be sent (not connected);
-   * focusOut is called when the focused card goes and no card is left.
+   * focusOut is called when the focused card goes and no card is left;
+   * agent names the chat's agent on the cards.
    */
-  constructor(private readonly send: (f: ClientFrame) => boolean, private readonly focusOut: () => void) {
+  constructor(private readonly send: (f: ClientFrame) => boolean, private readonly focusOut: () => void,
+    private readonly agent?: string) {
     this.el = h('div', { class: 'chat-dock', hidden: true });
   }
 
@@ -37,7 +39,7 @@ export class PermissionDock {
       return;
     }
     const respond = (a: Answer): void => this.respond(req.requestId, a);
-    const card = requestCard(req, respond);
+    const card = requestCard(req, respond, this.agent);
     this.entries.set(req.requestId, { card, stale: false });
     this.el.append(card.el);
     this.el.hidden = false;

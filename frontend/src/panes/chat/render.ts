@@ -107,6 +107,7 @@ export function renderRetry(m: CliMessage): HTMLElement {
   const delay = num(m, 'retry_delay_ms');
   let text = 'API request failed';
   if (status !== null) text += ` (${status}${str(m, 'error') !== '' ? ' ' + str(m, 'error') : ''})`;
+  else if (str(m, 'error') !== '') text += ` (${str(m, 'error')})`;
   text += '; retrying';
   if (attempt !== null) text += ` (attempt ${attempt}${maxRetries !== null ? ` of ${maxRetries}` : ''})`;
   if (delay !== null) text += ` in ${formatDuration(delay)}`;

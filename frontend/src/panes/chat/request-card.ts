@@ -6,8 +6,9 @@ import { PermissionCard, type Answer, type RequestCard } from './permission-card
 import { PlanCard } from './plan-card';
 import type { PermissionRequest } from './protocol';
 
-export function requestCard(req: PermissionRequest, respond: (a: Answer) => void): RequestCard {
+/** agent names the chat's agent (the tool card says who asks). */
+export function requestCard(req: PermissionRequest, respond: (a: Answer) => void, agent?: string): RequestCard {
   if (req.toolName === 'AskUserQuestion') return new AskCard(req, respond);
   if (req.toolName === 'ExitPlanMode') return new PlanCard(req, respond);
-  return new PermissionCard(req, respond);
+  return new PermissionCard(req, respond, agent);
 }

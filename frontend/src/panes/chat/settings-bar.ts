@@ -12,18 +12,13 @@ import { announce } from '../../announce';
 import { MenuButton } from '../../components/menu-button';
 import type { PermissionRule, Session, Worker } from '../../types';
 import type { CliMessage } from './protocol';
-import { setChip, shortModeNames } from './chip';
+import { confirmBypass } from './bypass';
+import { setChip } from './chip';
+import { modesOf, type ModeSet } from './modes';
 import { modelLabel } from './local-command';
 import { ruleSpec } from './suggestions';
 
 interface ModelInfo { value: string; displayName: string; description: string }
-
-export const modeNames: Record<string, string> = {
-  default: 'Ask before edits',
-  acceptEdits: 'Accept edits',
-  plan: 'Plan',
-  bypassPermissions: 'Bypass permissions',
-};
 
 const destNames: Record<string, string> = {
   session: 'this session', localSettings: 'project (you)', projectSettings: 'project (shared)', userSettings: 'all projects',
@@ -39,6 +34,10 @@ export class SettingsBar {
   private reportedMode: string | null = null;
   private reportedModel: string | null = null;
   private bypassChosen: boolean;
+  /** The session runs in a box: bypass is offered without a confirmation. */
+  private sandboxed = false;
+  /** The modes of the chat's agent. */
+  private readonly modes: ModeSet;
   private busy = false;
   /** Alt+M presses that came while a change was on its way: each cycles once more after it. */
   private cyclesWaiting = 0;
@@ -51,6 +50,7 @@ export class SettingsBar {
   constructor(private readonly api: Api, private readonly sid: string, private worker: Worker,
     private readonly onError: (message: string) => void) {
     this.bypassChosen = worker.permissionMode === 'bypassPermissions';
+    this.modes = modesOf(worker.agent);
     this.modelMenu = new MenuButton(h('button', { class: 'btn btn-small set-model', type: 'button', title: 'Model' }), 'Model');
     this.modeMenu = new MenuButton(h('button', { class: 'btn btn-small set-mode', type: 'button', title: 'Permission mode (Alt+M cycles it)', 'aria-keyshortcuts': 'Alt+M' }), 'Permission mode');
     this.rulesMenu = new MenuButton(h('button', { class: 'btn btn-small set-rules', type: 'button', title: '"Always allow" rules' }), 'Always-allow rules');
@@ -66,6 +66,7 @@ export class SettingsBar {
     if (worker.permissionMode !== this.worker.permissionMode) this.reportedMode = null; // a new choice
     if (worker.model !== this.worker.model) this.reportedModel = null;
     if (worker.permissionMode === 'bypassPermissions') this.bypassChosen = true;
+    this.sandboxed = (session.sandbox ?? 'off') !== 'off';
     this.worker = worker;
     this.setRules(session.permissionRules ?? []);
     this.render();
@@ -88,18 +89,19 @@ export class SettingsBar {
   }
 
   get mode(): string {
-    return this.reportedMode ?? (this.worker.permissionMode || this.worker.current?.permissionMode || 'default');
+    return this.reportedMode ?? (this.worker.permissionMode || this.worker.current?.permissionMode || this.modes.fallback);
   }
 
-  /** Alt+M: default → acceptEdits → plan (→ bypassPermissions once chosen) → default. */
+  /** Alt+M: the agent's modes in turn (Claude's: default → acceptEdits → plan (→ bypassPermissions once chosen, or in a sandbox) → default). */
   cycleMode(): void {
     if (this.busy) {
       this.cyclesWaiting++;
       return;
     }
-    const order = ['default', 'acceptEdits', 'plan', ...(this.bypassChosen ? ['bypassPermissions'] : [])];
+    const bypass = 'bypassPermissions' in this.modes.names && (this.bypassChosen || this.sandboxed);
+    const order = [...this.modes.cycle, ...(bypass ? ['bypassPermissions'] : [])];
     const i = order.indexOf(this.mode);
-    void this.choose({ permissionMode: order[(i + 1) % order.length] ?? 'default' });
+    void this.choose({ permissionMode: order[(i + 1) % order.length] ?? this.modes.fallback });
   }
 
   dispose(): void {
@@ -112,17 +114,17 @@ export class SettingsBar {
     // A chosen alias (sonnet) reads better than the id the CLI reports for it.
     const model = this.worker.model ? this.modelName(this.worker.model)
       : this.reportedModel ?? this.worker.current?.model ?? 'Default model';
-    const mode = modeNames[this.mode] ?? this.mode;
-    const source = (chosen: boolean): string => (chosen ? 'chosen here' : "from Claude's own settings");
+    const mode = this.modes.names[this.mode] ?? this.mode;
+    const source = (chosen: boolean): string => (chosen ? 'chosen here' : `from ${this.modes.owner}'s own settings`);
     setChip(this.modelMenu.button, modelLabel(model));
     this.modelMenu.button.setAttribute('aria-label', `Model: ${model}, ${source(!!this.worker.model)}`);
     this.modelMenu.button.dataset.chosen = String(!!this.worker.model);
     setText(this.modelNote, `Now: ${model}, ${source(!!this.worker.model)}`);
-    setChip(this.modeMenu.button, mode, shortModeNames[this.mode] ?? mode);
+    setChip(this.modeMenu.button, mode, this.modes.short[this.mode] ?? mode);
     this.modeMenu.button.setAttribute('aria-label', `Permission mode: ${mode}, ${source(!!this.worker.permissionMode)}`);
     this.modeMenu.button.dataset.mode = this.mode;
     this.modeMenu.button.dataset.chosen = String(!!this.worker.permissionMode);
-    setText(this.modeNote, `Now: ${mode}, ${source(!!this.worker.permissionMode)}`);
+    setText(this.modeNote, `Now: ${mode}, ${source(!!this.worker.permissionMode)}${this.sandboxed ? ' · sandboxed: bypass keeps to the box' : ''}`);
     if (this.mode !== this.shownMode) {
       if (this.live && this.shownMode !== null) announce(`Permission mode: ${mode}`);
       this.shownMode = this.mode;
@@ -139,15 +141,20 @@ export class SettingsBar {
   }
 
   private setModeItems(): void {
-    this.modeMenu.setItems(Object.entries(modeNames).map(([v, name]) => {
+    this.modeMenu.setItems(Object.entries(this.modes.names).map(([v, name]) => {
       const b = h('button', { class: 'menu-item', type: 'button', 'data-value': v }, name);
-      b.addEventListener('click', () => {
-        this.modeMenu.close(true);
-        if (v === 'bypassPermissions') this.bypassChosen = true;
-        void this.choose({ permissionMode: v });
-      });
+      b.addEventListener('click', () => void this.chooseMode(v));
       return b;
     }), [this.modeNote]);
+  }
+
+  private async chooseMode(v: string): Promise<void> {
+    this.modeMenu.close(true);
+    if (v === 'bypassPermissions') {
+      if (!(await confirmBypass(this.sandboxed))) return;
+      this.bypassChosen = true;
+    }
+    await this.choose({ permissionMode: v });
   }
 
   private async loadModels(): Promise<void> {

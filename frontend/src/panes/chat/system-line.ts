@@ -3,7 +3,7 @@
 // update a tool card (sub-agent progress) and show nothing themselves.
 import { num, str, type CliMessage } from './protocol';
 import { note, renderConfigDenied, renderImported, renderImportFailed, renderInit, renderRetry, renderTurnCut } from './render';
-import { modeNames } from './settings-bar';
+import { modeName } from './modes';
 import type { ToolCard } from './tool-card';
 
 /** The element for system line m (null: nothing to show); cards are the tool cards shown, by tool_use id. */
@@ -13,6 +13,8 @@ export function systemLine(m: CliMessage, cards: ReadonlyMap<string, ToolCard>):
       return renderInit(m);
     case 'api_retry':
       return renderRetry(m);
+    case 'warning':
+      return note(str(m, 'text'), 'chat-warn');
     case 'permission_denied':
       cards.get(str(m, 'tool_use_id'))?.markDenied();
       return renderConfigDenied(m);
@@ -34,7 +36,7 @@ export function systemLine(m: CliMessage, cards: ReadonlyMap<string, ToolCard>):
     case 'compact_boundary':
       return note('Conversation compacted', 'chat-compact');
     case 'status':
-      if (typeof m.permissionMode === 'string' && m.status === null) return note(`Mode: ${modeNames[m.permissionMode] ?? m.permissionMode}`, 'chat-mode-note');
+      if (typeof m.permissionMode === 'string' && m.status === null) return note(`Mode: ${modeName(m.permissionMode)}`, 'chat-mode-note');
       return null;
     default:
       return null;

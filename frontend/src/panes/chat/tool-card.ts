@@ -30,6 +30,7 @@ const stateLabel: Record<ToolState, string> = {
 export class ToolCard {
   readonly el: HTMLElement;
   private readonly stateEl: HTMLElement;
+  private readonly exitEl: HTMLElement;
   private resultEl: HTMLDetailsElement | null = null;
   private childBox: HTMLElement | null = null;
   private state: ToolState = 'pending';
@@ -41,11 +42,12 @@ export class ToolCard {
     this.view = toolView(name);
     const t = toolTitle(name, input);
     this.stateEl = h('span', { class: 'tool-state' });
+    this.exitEl = h('span', { class: 'tool-exit', hidden: true });
     const head = h('div', { class: 'tool-head' },
       h('span', { class: 'tool-name' }, shortToolName(name) || 'tool'),
       providerChip(name),
       t.text !== '' ? h(t.code ? 'code' : 'span', { class: 'tool-title' }, t.text) : null,
-      this.stateEl);
+      this.exitEl, this.stateEl);
     this.el = h('div', { class: 'chat-msg chat-tool', 'data-tool': name, 'data-tool-id': id }, head);
     if (t.detail !== '') this.el.append(h('div', { class: 'tool-detail' }, t.detail));
     this.body = this.view?.body?.(input) ?? null;
@@ -89,6 +91,9 @@ export class ToolCard {
     const text = resultText(block.content);
     const state: ToolState = denied ? 'denied' : block.is_error === true ? 'error' : 'ok';
     this.setState(state);
+    const status = this.view?.status?.(meta) ?? null;
+    this.exitEl.hidden = status === null;
+    this.exitEl.textContent = status ?? '';
     const summary = state === 'ok' ? 'Result' : state === 'denied' ? 'Denied' : 'Error';
     if (state === 'ok' && this.body !== null) this.view?.update?.(this.body, this.input, meta);
     const custom = state === 'ok' ? this.view?.result?.(this.input, block, text, meta) ?? null : null;

@@ -5,6 +5,7 @@ import { h } from '../../../dom';
 import { scrollBox } from '../../../scroll-box';
 import { setCopySource } from '../copy';
 import { hasAnsi, renderAnsi, stripAnsi } from './ansi';
+import { num } from '../protocol';
 import { registerTool } from './registry';
 
 /** Output lines shown before "show all" (as the generic card). */
@@ -37,4 +38,9 @@ export function terminalBlock(text: string): HTMLElement {
 
 registerTool(['Bash', 'BashOutput'], {
   result: (_input, _block, text) => terminalBlock(text === '' ? '(no output)' : text),
+  // Codex reports a command's exit code (Claude's Bash says it in the output).
+  status: (meta) => {
+    const code = num(meta, 'exitCode');
+    return code === null ? null : `exit ${code}`;
+  },
 });

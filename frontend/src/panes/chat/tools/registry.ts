@@ -13,6 +13,8 @@ export interface ToolView {
   update?(body: HTMLElement, input: unknown, meta: unknown): void;
   /** The result's view in place of the plain text; null for the plain text. */
   result?(input: unknown, block: Block, text: string, meta: unknown): HTMLElement | null;
+  /** A short status from the result's meta (a command's exit code), shown in the head; null for none. */
+  status?(meta: unknown): string | null;
   /** The result text says nothing the body does not: keep it collapsed. */
   quietResult?: boolean;
   /** The raw input stays available, collapsed, unless this is false. */

@@ -1,0 +1,128 @@
+package codex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/wire"
+)
+
+// Config is what the driver needs beside a start's agent.Options.
+type Config struct {
+	// Path is the CLI ("": codex on PATH).
+	Path string
+	// Home is CODEX_HOME for every start ("": the user's own, with their
+	// login and config.toml).
+	Home string
+	// Overrides are `-c` values for every start (Args).
+	Overrides []string
+	// Version introduces agentdesk in initialize ("": "dev").
+	Version string
+}
+
+// Driver runs Codex chats for the chat engine (worker/chat): each start
+// is one app-server with one thread (Session), seen through agent.Conn.
+type Driver struct{ cfg Config }
+
+var (
+	_ agent.Driver  = (*Driver)(nil)
+	_ agent.Updater = (*Driver)(nil)
+	_ agent.Conn    = (*conn)(nil)
+	_ agent.Named   = (*conn)(nil)
+)
+
+// NewDriver returns the driver for c.
+func NewDriver(c Config) *Driver { return &Driver{cfg: c} }
+
+// Start runs the CLI for o and opens its thread: o.Conversation resumed
+// when o.Resume (a thread Codex has no record of is started anew, and the
+// Conn's Conversation says the new id), else a new thread, whose id Codex
+// gives (Conn.Conversation). o.Settings.PermissionMode is Codex's approval
+// policy; o.AllowedTools that read as Tool(Content) are allowed without
+// asking (the rules a person allowed for the session).
+func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error) {
+	if _, err := Resolve(d.cfg.Path); err != nil {
+		return nil, agent.NewError(agent.ErrNotFound, err.Error())
+	}
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	env := o.Env
+	if env != nil || d.cfg.Home != "" {
+		env = ChildEnv(env, d.cfg.Home)
+	}
+	so := SessionOptions{
+		Process:    Options{Path: d.cfg.Path, Overrides: d.cfg.Overrides, Dir: o.Dir, Env: env, Marker: o.Marker},
+		Settings:   Settings{Model: o.Settings.Model, Policy: o.Settings.PermissionMode},
+		Allowed:    rules(o.AllowedTools),
+		ClientName: "agentdesk", ClientVersion: d.cfg.Version,
+	}
+	if so.ClientVersion == "" {
+		so.ClientVersion = "dev"
+	}
+	if o.Resume {
+		so.Thread = o.Conversation
+	}
+	s, err := Open(ctx, o.Launcher, so)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Resumed(); err != nil {
+		log.Info("codex has no record of the thread: started a new one", "thread", o.Conversation, "new", s.Thread(), "err", err)
+	}
+	return newConn(s), nil
+}
+
+// rules reads the allowed tools that are rules of this driver's syntax.
+func rules(tools []string) []Rule {
+	var out []Rule
+	for _, t := range tools {
+		if r, ok := ParseRule(t); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// update is one permission update of an answer, in the shape of the
+// request's suggestion (sessionSuggestion).
+type update struct {
+	Type        string `json:"type"`
+	Behavior    string `json:"behavior"`
+	Destination string `json:"destination"`
+	Rules       []struct {
+		ToolName    string `json:"toolName"`
+		RuleContent string `json:"ruleContent"`
+	} `json:"rules"`
+}
+
+// errUpdates is the one shape of updates Codex takes.
+var errUpdates = errors.New(`updatedPermissions: Codex takes only the request's own suggestion, [{"type":"addRules","behavior":"allow","destination":"session","rules":[…]}] (allow for this session)`)
+
+// Updates checks an answer's permission updates: Codex has one choice, the
+// request's "allow for this session" (acceptForSession), an addRules
+// update with destination session. Anything else is refused.
+func (d *Driver) Updates(allow bool, raw json.RawMessage) (agent.Updates, error) {
+	var us []update
+	if err := json.Unmarshal(raw, &us); err != nil {
+		return agent.Updates{}, fmt.Errorf("%w: %w", errUpdates, wire.ErrInvalid)
+	}
+	var out agent.Updates
+	for _, u := range us {
+		if !allow || u.Type != "addRules" || u.Behavior != "allow" || u.Destination != "session" || len(u.Rules) == 0 {
+			return agent.Updates{}, fmt.Errorf("%w: %w", errUpdates, wire.ErrInvalid)
+		}
+		for _, r := range u.Rules {
+			if r.ToolName == "" {
+				return agent.Updates{}, fmt.Errorf("%w: %w", errUpdates, wire.ErrInvalid)
+			}
+			out.Rules = append(out.Rules, agent.Rule{ToolName: r.ToolName, RuleContent: r.RuleContent, Destination: "session"})
+		}
+	}
+	return out, nil
+}
