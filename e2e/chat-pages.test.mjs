@@ -137,7 +137,14 @@ describe('a long conversation read in pages', { timeout: 900_000 }, () => {
         const first = [...el.querySelectorAll('.chat-log [data-uuid]')].find((m) => m.getBoundingClientRect().bottom > top);
         return { uuid: first.dataset.uuid, y: first.getBoundingClientRect().top };
       });
-      await page.waitForFunction((k) => document.querySelectorAll('.pane-chat:not([hidden]) .chat-log [data-uuid]').length > k, dom.length, { timeout: waitMs });
+      // A person at the top who sees nothing older yet flicks up again: each poll that finds no
+      // older page scrolls to the top once more (never after one came, which moved the view).
+      await page.waitForFunction((k) => {
+        if (document.querySelectorAll('.pane-chat:not([hidden]) .chat-log [data-uuid]').length > k) return true;
+        const el = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
+        if (el.scrollTop !== 0) el.scrollTop = 0;
+        return false;
+      }, dom.length, { timeout: waitMs, polling: 250 });
       const y = await page.evaluate((u) => document.querySelector(`.pane-chat:not([hidden]) [data-uuid="${u}"]`).getBoundingClientRect().top, before.uuid);
       assert.ok(Math.abs(y - before.y) <= 2, `the message on screen stays put: ${before.y} → ${y}`);
       const more = await shown(page);

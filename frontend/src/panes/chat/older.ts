@@ -42,6 +42,8 @@ export interface OlderOptions {
   onChunk: (chunk: HTMLElement) => void;
   /** After a page was put in (copy buttons in view). */
   inserted: () => void;
+  /** Asks for the transcript's queued lines to be rendered (a frame whose end calls maybeLoad). */
+  render: () => void;
 }
 
 export class OlderPages {
@@ -110,7 +112,13 @@ export class OlderPages {
 
   /** Reads the next older page when the top of the log is near the view. */
   maybeLoad(): void {
-    if (!this.armed || this.next === '' || this.busy !== null || this.o.transcript.pending) return;
+    if (!this.armed || this.next === '' || this.busy !== null) return;
+    if (this.o.transcript.pending) {
+      // Lines still wait to be rendered: the frame that renders them looks again. Ask for
+      // it, as nothing else may (a person at the top would otherwise wait for good).
+      this.o.render();
+      return;
+    }
     const top = this.o.scroller.getBoundingClientRect().top;
     if (this.o.scroller.clientHeight === 0 || this.el.getBoundingClientRect().bottom < top - aheadPx) return;
     void this.loadOne();

@@ -87,6 +87,7 @@ export class ChatPane implements Pane {
       scroller: this.scroller.el,
       fetch: (before, limit) => ctx.api.request('GET', `${path}?before=${encodeURIComponent(before)}&limit=${limit}`),
       onChunk: (chunk) => this.copies.observe(chunk),
+      render: () => this.loop.schedule(),
       inserted: () => {
         this.copies.decorateInView();
         this.copies.refresh();
