@@ -1,8 +1,10 @@
 // Browser end-to-end for reading a chat's stored history over REST: first a
 // unit test of the page reader (frontend/src/panes/chat/history.ts, transpiled
-// on the fly), then a long conversation from the fake CLI
-// (internal/testkit/fakeclaude, FAKECLAUDE_FLOOD) read in several REST pages, in
-// order, once, opening at the bottom, with a live turn after it.
+// on the fly) and of the backwards read that cuts a page where it renders
+// on its own (history.ts, cut.ts), then a long conversation from the fake
+// CLI (internal/testkit/fakeclaude, FAKECLAUDE_FLOOD) opened on its newest
+// page (one REST read), in order, once, at the bottom, with a live turn
+// after it. Older pages as the person scrolls: chat-pages.test.mjs.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -29,7 +31,8 @@ async function loadModule(rel, deps = {}) {
 
 test('readHistory walks the REST pages after each last uuid, each message once', async (t) => {
   const protocol = await loadModule('panes/chat/protocol.ts');
-  const { readHistory, firstPageSize, maxPageSize } = (await loadModule('panes/chat/history.ts', { './protocol': protocol.url })).mod;
+  const cut = await loadModule('panes/chat/cut.ts', { './protocol': protocol.url });
+  const { readHistory, firstPageSize, maxPageSize } = (await loadModule('panes/chat/history.ts', { './protocol': protocol.url, './cut': cut.url })).mod;
   const log = (n) => Array.from({ length: n }, (_, i) => ({ seq: i + 1, message: { type: 'assistant', uuid: `u${i}` } }));
   /** The messages endpoint over a log (API.md); the call numbered failAt fails. */
   const endpoint = (msgs, calls, failAt = -1) => async (after, limit) => {
@@ -67,6 +70,46 @@ test('readHistory walks the REST pages after each last uuid, each message once',
       });
     });
   }
+});
+
+test('readBack reads the newest page first and cuts it where a result would lose its call', async (t) => {
+  const protocol = await loadModule('panes/chat/protocol.ts');
+  const cut = await loadModule('panes/chat/cut.ts', { './protocol': protocol.url });
+  const { readBack } = (await loadModule('panes/chat/history.ts', { './protocol': protocol.url, './cut': cut.url })).mod;
+  const { cleanStart } = cut.mod;
+  const text = (u) => ({ type: 'assistant', uuid: u, message: { content: [{ type: 'text', text: u }] } });
+  const call = (u, id) => ({ type: 'assistant', uuid: u, message: { content: [{ type: 'tool_use', id, name: 'Bash', input: {} }] } });
+  const result = (u, id) => ({ type: 'user', uuid: u, message: { content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] } });
+  const sub = (u, parent) => ({ ...text(u), parent_tool_use_id: parent });
+  await t.test('cleanStart', () => {
+    assert.equal(cleanStart([text('a'), text('b')]), 0, 'nothing refers back: the whole page');
+    assert.equal(cleanStart([result('r', 'x'), text('a'), text('b')]), 1, 'a result whose call is older: cut after it');
+    assert.equal(cleanStart([text('a'), call('c', 'y'), text('b'), result('r', 'y'), text('d')]), 0, 'a call and its result inside the page');
+    assert.equal(cleanStart([sub('s', 'x'), call('c', 'y'), sub('s2', 'y'), result('r', 'y'), text('d')]), 1,
+      'a sub-agent line of an older call: cut after it; the later call keeps its lines');
+    assert.equal(cleanStart([text('a'), result('r', 'x')]), 0, 'no clean cut short of the end: the whole page');
+  });
+  await t.test('readBack', async () => {
+    const calls = [];
+    const msgs = [text('u0'), call('u1', 'y'), result('u2', 'y'), text('u3'), call('u4', 'z'), result('u5', 'z'), text('u6')];
+    const endpoint = async (before, limit) => {
+      calls.push([before, limit]);
+      const end = before === '' ? msgs.length : msgs.findIndex((m) => m.uuid === before);
+      const from = Math.max(0, end - limit);
+      return { messages: msgs.slice(from, end).map((m, i) => ({ seq: from + i + 1, message: m })), hasMore: from > 0 };
+    };
+    const newest = await readBack(endpoint, '', 3);
+    assert.deepEqual(newest.messages.map((m) => m.message.uuid), ['u4', 'u5', 'u6'], 'the newest page');
+    assert.equal(newest.next, 'u4');
+    const cutPage = await readBack(endpoint, 'u4', 2);
+    assert.deepEqual(cutPage.messages.map((m) => m.message.uuid), ['u3'], 'u2 is a result of the call in u1: it comes with the older page');
+    assert.equal(cutPage.next, 'u3');
+    const oldest = await readBack(endpoint, 'u3', 5);
+    assert.deepEqual(oldest.messages.map((m) => m.message.uuid), ['u0', 'u1', 'u2']);
+    assert.equal(oldest.next, '', 'nothing older');
+    assert.deepEqual(calls, [['', 3], ['u4', 2], ['u3', 5]]);
+    assert.equal(await readBack(async () => ['not', 'a', 'page'], '', 3), null);
+  });
 });
 
 describe('chat pane over a long conversation', { timeout: 300_000 }, () => {
@@ -121,7 +164,7 @@ describe('chat pane over a long conversation', { timeout: 300_000 }, () => {
     throw new Error(`${results} turns not stored within ${waitMs} ms`);
   }
 
-  test('the history comes in REST pages, in order, once, at the bottom; a live turn follows it', async () => {
+  test('the chat opens on its newest REST page, in order, once, at the bottom; a live turn follows it', async () => {
     const s = await rest('POST', '/api/sessions', { cwd: await server.tempDir(), title: 'flood' });
     const wid = s.workers[0].id;
     const base = `/api/sessions/${s.id}/workers/${wid}`;
@@ -134,7 +177,7 @@ describe('chat pane over a long conversation', { timeout: 300_000 }, () => {
     let replayed = 0;
     let historyEnd = false;
     page.on('request', (r) => {
-      if (r.url().includes('/messages?')) requests.push(new URL(r.url()).searchParams.get('limit'));
+      if (r.url().includes('/messages?')) requests.push(new URL(r.url()).search);
     });
     page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
       if (typeof payload !== 'string' || historyEnd || !ws.url().includes('/workers/')) return;
@@ -146,16 +189,19 @@ describe('chat pane over a long conversation', { timeout: 300_000 }, () => {
     const pane = page.locator('.pane-chat:not([hidden])');
     await pane.locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
     /** Waits for the text lines and footers of `turns` flood turns. */
-    const texts = (turns) => page.waitForFunction(({ n, turns }) => document.querySelectorAll('.pane-chat:not([hidden]) .chat-text').length >= n
-      && document.querySelectorAll('.pane-chat:not([hidden]) .chat-result').length >= turns, { n: turns * flood, turns }, { timeout: waitMs });
-    await texts(1);
-    assert.deepEqual(requests, ['1000', '2000'], 'two REST pages, the second one twice as large');
+    const texts = (n, turns) => page.waitForFunction(({ n, turns }) => document.querySelectorAll('.pane-chat:not([hidden]) .chat-text').length >= n
+      && document.querySelectorAll('.pane-chat:not([hidden]) .chat-result').length >= turns, { n, turns }, { timeout: waitMs });
+    const newest = await page.waitForFunction(() => {
+      const log = document.querySelector('.pane-chat:not([hidden]) .chat-log');
+      return log?.getAttribute('aria-busy') === 'false' && log.querySelectorAll('.chat-text').length > 0 && log.querySelectorAll('.chat-text').length;
+    }, null, { timeout: waitMs }).then((h) => h.jsonValue());
+    assert.deepEqual(requests, ['?before=&limit=200'], 'one REST read: the newest page');
     assert.equal(replayed, 0, 'the socket replays none of the history');
     const shown = () => pane.locator('[data-uuid]').evaluateAll((els) => els.map((e) => e.dataset.uuid));
     let dom = await shown();
     assert.equal(new Set(dom).size, dom.length, 'no message twice');
-    assert.deepEqual(dom, stored.filter((u) => dom.includes(u)), 'in the stored order');
-    assert.equal(await pane.locator('.chat-text').count(), flood);
+    assert.deepEqual(dom, stored.slice(stored.indexOf(dom[0])), 'the newest stored messages, in order');
+    assert.ok(newest < 200 && newest > 150, `${newest} texts: the newest page only`);
     // The view opens at the bottom (the scroller follows late layout: poll).
     await page.waitForFunction(() => {
       const sc = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
@@ -165,12 +211,12 @@ describe('chat pane over a long conversation', { timeout: 300_000 }, () => {
     const input = pane.locator('.chat-input');
     await input.fill('second flood');
     await input.press('Enter');
-    await texts(2);
+    await texts(newest + flood, 2);
     const storedAfter = await storedUuids(base, 2);
     dom = await shown();
     assert.equal(new Set(dom).size, dom.length, 'no message twice after the live turn');
-    assert.deepEqual(dom, storedAfter.filter((u) => dom.includes(u)), 'the live turn after the history');
-    assert.equal(await pane.locator('.chat-text').count(), 2 * flood);
+    assert.deepEqual(dom, storedAfter.slice(storedAfter.indexOf(dom[0])), 'the live turn after the history');
+    assert.equal(await pane.locator('.chat-text').count(), newest + flood);
     assert.deepEqual(page.errors, [], 'no console errors');
     await page.context().close();
   });

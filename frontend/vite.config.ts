@@ -4,9 +4,10 @@
 // This file is not type-checked by `tsc -p frontend` (no @types/node installed);
 // Vite bundles and runs it itself.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -67,10 +68,30 @@ function serviceWorker(): Plugin {
   };
 }
 
+// Every text file of the build over 1 KB also as name.br (brotli, best) and
+// name.gz (gzip -9), made once here: the server sends the one the browser
+// accepts (server/spa.go) and compresses nothing at run time. Node's own
+// zlib does both, so no plugin package is needed.
+function precompress(): Plugin {
+  return {
+    name: 'agentdesk-precompress',
+    apply: 'build',
+    closeBundle() {
+      for (const d of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+        const file = resolve(d.parentPath, d.name);
+        if (!d.isFile() || !/\.(js|css|html|svg|json|webmanifest)$/.test(d.name) || statSync(file).size < 1024) continue;
+        const data = readFileSync(file);
+        writeFileSync(file + '.br', brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+        writeFileSync(file + '.gz', gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: '/',
-  plugins: [keepGitkeep(), toolsClient(), serviceWorker()],
+  plugins: [keepGitkeep(), toolsClient(), serviceWorker(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,

@@ -2,15 +2,23 @@ package persist
 
 import (
 	"fmt"
+	"math"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// MessagesBefore returns up to limit messages with Seq < beforeSeq, newest
-// first (beforeSeq 0: from the end of the log). Data is copied out of the
-// transaction. An unknown worker has an empty log. It serves readers that
-// look at a log's tail, as a restart does for a turn the crash cut.
-func (s *Store) MessagesBefore(workerID string, beforeSeq uint64, limit int) ([]Message, error) {
+// MessagesBeforePage returns up to limit messages with Seq < beforeSeq,
+// newest first (beforeSeq 0: from the end of the log), and with Seq >
+// afterSeq, stopping once they hold maxBytes of data (maxBytes <= 0: no
+// bound); it returns at least one message when any is in the range. Data
+// is copied out of the transaction. An unknown worker has an empty log.
+// Readers of a log's tail use it (a restart, for a turn the crash cut),
+// and a chat opens on its newest page and reads older ones as the reader
+// scrolls up.
+func (s *Store) MessagesBeforePage(workerID string, beforeSeq, afterSeq uint64, limit, maxBytes int) ([]Message, error) {
+	if maxBytes <= 0 {
+		maxBytes = math.MaxInt
+	}
 	var out []Message
 	err := s.w.view(func(tx *bolt.Tx) error {
 		wb := tx.Bucket(bMessages).Bucket([]byte(workerID))
@@ -26,7 +34,11 @@ func (s *Store) MessagesBefore(workerID string, beforeSeq uint64, limit int) ([]
 				k, v = c.Prev()
 			}
 		}
-		for ; k != nil && len(out) < limit; k, v = c.Prev() {
+		size := 0
+		for ; k != nil && len(out) < limit && size < maxBytes; k, v = c.Prev() {
+			if getU64(k) <= afterSeq {
+				break
+			}
 			m, err := decodeMessage(k, v)
 			if err != nil {
 				return err
@@ -35,6 +47,7 @@ func (s *Store) MessagesBefore(workerID string, beforeSeq uint64, limit int) ([]
 				m.Data = readBlob(wb, m.Seq)
 			}
 			out = append(out, m)
+			size += len(m.Data)
 		}
 		return nil
 	})

@@ -122,6 +122,18 @@ func TestSDKTwoTabsCatchUpAndREST(t *testing.T) {
 	if len(page.Messages) != 1 || !page.HasMore || page.Messages[0]["message"].(map[string]any)["uuid"] != ids[1] {
 		t.Fatalf("page after %s: %+v", ids[0], page)
 	}
+	// Backwards: the newest page first, then the one before its first uuid.
+	e.do("GET", base+"/messages?before=&limit=2", nil).json(t, &page)
+	if len(page.Messages) != 2 || !page.HasMore || page.Messages[1]["message"].(map[string]any)["uuid"] != ids[len(ids)-1] {
+		t.Fatalf("newest page: %+v", page)
+	}
+	e.do("GET", base+"/messages?before="+ids[1]+"&limit=5", nil).json(t, &page)
+	if len(page.Messages) != 1 || page.HasMore || page.Messages[0]["message"].(map[string]any)["uuid"] != ids[0] {
+		t.Fatalf("page before %s: %+v", ids[1], page)
+	}
+	if a := e.do("GET", base+"/messages?before=nope", nil); a.status != 404 {
+		t.Fatalf("unknown before: %d", a.status)
+	}
 	if a := e.do("GET", base+"/messages?after=nope", nil); a.status != 404 {
 		t.Fatalf("unknown after: %d", a.status)
 	}

@@ -81,9 +81,10 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
-	highlight      []byte          // /highlight.css
-	att            *attention.List // the "needs you" list, /ws/app's second frame
-	push           *notify.Service // nil: push is off; which session each /ws/app tab shows
+	highlight      []byte                              // /highlight.css
+	gz             func(http.Handler) http.HandlerFunc // compress.go
+	att            *attention.List                     // the "needs you" list, /ws/app's second frame
+	push           *notify.Service                     // nil: push is off; which session each /ws/app tab shows
 
 	e      *echo.Echo
 	ctx    context.Context // cancelled first on shutdown, so sockets end
@@ -113,7 +114,7 @@ func New(o Options) (*Server, error) {
 		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
-		att: o.Attention, push: o.Push, highlight: []byte(o.HighlightCSS),
+		att: o.Attention, push: o.Push, highlight: []byte(o.HighlightCSS), gz: newCompressor(),
 	}
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
@@ -131,7 +132,7 @@ func (s *Server) Handler() http.Handler { return s.e }
 
 func (s *Server) routes(o Options) {
 	e := s.e
-	e.Use(s.bodyDeadline, s.securityHeaders, s.originGuard, s.requireAuth)
+	e.Use(s.bodyDeadline, s.securityHeaders, s.compress, s.originGuard, s.requireAuth)
 	e.GET("/api/health", s.health)
 	e.POST("/api/login", s.login)
 

@@ -67,6 +67,11 @@ func (s *Server) writeAsset(c echo.Context, name string, b []byte) error {
 		ct = http.DetectContentType(b)
 	}
 	h := c.Response().Header()
+	h.Add("Vary", "Accept-Encoding")
+	if enc, z := s.spa.precompressed(name, c.Request().Header.Get("Accept-Encoding")); z != nil {
+		h.Set("Content-Encoding", enc)
+		b = z
+	}
 	switch {
 	case strings.HasPrefix(name, "assets/"):
 		// Vite puts a content hash in every asset name.
@@ -78,6 +83,21 @@ func (s *Server) writeAsset(c echo.Context, name string, b []byte) error {
 		h.Set("Cache-Control", "no-cache")
 	}
 	return c.Blob(http.StatusOK, ct, b)
+}
+
+// precompressed returns the build's compressed copy of the file name
+// (name.br, name.gz: frontend/vite.config.ts writes them) that the
+// client's Accept-Encoding allows, brotli first; nil when there is none.
+func (s *spa) precompressed(name, accept string) (string, []byte) {
+	for _, v := range []struct{ enc, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if !acceptsEncoding(accept, v.enc) {
+			continue
+		}
+		if b, err := fs.ReadFile(s.files, name+v.ext); err == nil {
+			return v.enc, b
+		}
+	}
+	return "", nil
 }
 
 // serviceWorker is the PWA's service worker (frontend/public/sw.js): it

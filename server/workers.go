@@ -151,6 +151,17 @@ func (a workersAPI) messages(c echo.Context) error {
 		}
 		limit = n
 	}
+	if c.Request().URL.Query().Has("before") {
+		ol, err := runtimeAs[worker.OlderMessageLister](a.s, c, "message history")
+		if err != nil {
+			return err
+		}
+		msgs, more, err := ol.MessagesBefore(c.QueryParam("before"), c.QueryParam("after"), limit)
+		if err != nil {
+			return err
+		}
+		return writeMessages(c, msgs, more)
+	}
 	ml, err := runtimeAs[worker.MessageLister](a.s, c, "message history")
 	if err != nil {
 		return err

@@ -44,6 +44,13 @@ type (
 	MessageLister interface {
 		Messages(after string, limit int) ([]json.RawMessage, bool, error)
 	}
+	// OlderMessageLister pages backwards (GET …/messages?before=): the
+	// newest limit messages before the message uuid before ("" the end)
+	// and after after ("" no bound), oldest first, and whether older ones
+	// remain in that range.
+	OlderMessageLister interface {
+		MessagesBefore(before, after string, limit int) ([]json.RawMessage, bool, error)
+	}
 	// Differ computes a diff now (GET …/diff): the whole diff, or one file
 	// in full when path is not "".
 	Differ interface {

@@ -29,6 +29,7 @@ import { ReconnectingSocket, wsUrl } from './ws';
 import { RateMeter } from './usage/meter';
 import { UsagePage } from './usage/page';
 import { WorktreesDialog } from './components/worktrees';
+import { revealEvent, type RevealDetail } from './panes/chat/older';
 import { rateLimits } from './usage/state';
 import './usage/usage.css';
 
@@ -147,7 +148,10 @@ export class App {
       session: (id) => this.store.session(id),
       open: (sid, wid, uuid) => {
         this.router.go({ sid, wid: wid === '' ? null : wid });
-        if (uuid !== '') revealMessage(this.main, uuid);
+        if (uuid === '') return;
+        // The chat shows its newest page first: it reads older pages until the hit is among them.
+        window.dispatchEvent(new CustomEvent<RevealDetail>(revealEvent, { detail: { sid, wid, uuid } }));
+        revealMessage(this.main, uuid);
       },
     });
     const find = new ChatFind();

@@ -119,6 +119,57 @@ func TestMessages(t *testing.T) {
 	}
 }
 
+// TestMessagesBefore pages backwards: the newest page first, then the ones
+// before a uuid, bounded below by after, with whether older ones remain.
+func TestMessagesBefore(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	msgs := oneTurn(t, h)
+	cases := []struct {
+		name, before, after string
+		limit               int
+		seqs                []uint64
+		more                bool
+	}{
+		{"newest page", "", "", 2, []uint64{3, 4}, true},
+		{"all", "", "", 0, []uint64{1, 2, 3, 4}, false},
+		{"before a uuid", msgs[2].UUID, "", 1, []uint64{2}, true},
+		{"before the second", msgs[1].UUID, "", 5, []uint64{1}, false},
+		{"before the first", msgs[0].UUID, "", 5, nil, false},
+		{"between two", msgs[3].UUID, msgs[0].UUID, 5, []uint64{2, 3}, false},
+		{"between two, paged", msgs[3].UUID, msgs[0].UUID, 1, []uint64{3}, true},
+		{"nothing between", msgs[1].UUID, msgs[0].UUID, 5, nil, false},
+		{"after only", "", msgs[1].UUID, 5, []uint64{3, 4}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, more, err := h.rt.MessagesBefore(c.before, c.after, c.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seqs []uint64
+			for _, el := range got {
+				var m struct {
+					Seq     uint64          `json:"seq"`
+					Message json.RawMessage `json:"message"`
+					Type    *string         `json:"type"`
+				}
+				if err := json.Unmarshal(el, &m); err != nil || m.Type != nil || m.Message == nil {
+					t.Fatalf("element %s: %v", el, err)
+				}
+				seqs = append(seqs, m.Seq)
+			}
+			if fmt.Sprint(seqs) != fmt.Sprint(c.seqs) || more != c.more {
+				t.Errorf("got %v, more %v; want %v, %v", seqs, more, c.seqs, c.more)
+			}
+		})
+	}
+	for _, bad := range [][2]string{{"nope", ""}, {"", "nope"}} {
+		if _, _, err := h.rt.MessagesBefore(bad[0], bad[1], 0); !errors.Is(err, worker.ErrNotFound) {
+			t.Errorf("unknown cursor %q: %v, want ErrNotFound", bad, err)
+		}
+	}
+}
+
 // collect reads a stream: the replay, then live frames until stop returns
 // true for one. It keeps raw bytes and decodes only to test stop, to keep
 // up with a flood even under -race. It may run in any goroutine.

@@ -44,12 +44,17 @@ func benchRuntime(b *testing.B) *Runtime {
 // benchLine is an assistant line of typical size (about 600 bytes) with a
 // short markdown text, whose uuid encodes i.
 func benchLine(i int) agent.Event {
-	id := fmt.Sprintf("00000000-0000-4000-8000-%012x", i)
+	id := benchUUID(i)
 	raw := `{"type":"assistant","message":{"id":"msg_bench","type":"message","role":"assistant","model":"claude-opus-5-5",` +
 		`"content":[{"type":"text","text":"Line ` + strconv.Itoa(i) + `: I ran **the tests** and ` + "`go vet`" + `; all passed."}],` +
 		`"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":2560,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1},"context_management":null},` +
 		`"parent_tool_use_id":null,"session_id":"00000000-0000-4000-8000-000000000000","uuid":"` + id + `","timestamp":"2026-11-22T12:00:00.000Z","request_id":"req_bench"}`
 	return agent.Event{Kind: agent.KindMessage, Raw: []byte(raw), Type: "assistant", UUID: id}
+}
+
+// benchUUID is the uuid of benchLine(i).
+func benchUUID(i int) string {
+	return fmt.Sprintf("00000000-0000-4000-8000-%012x", i)
 }
 
 // lineIndex recovers i from the frame of benchLine(i): on a fresh log it

@@ -165,4 +165,13 @@ func TestMessagesPagedInBytes(t *testing.T) {
 	if err != nil || len(page) != 1 || more || !bytes.Contains(page[0], []byte(ids[2])) {
 		t.Fatalf("second page: %d messages, more %v, %v; want the last one", len(page), more, err)
 	}
+	// Backwards the same bound holds, and hasMore still says what is left.
+	page, more, err = h.rt.MessagesBefore("", "", 0)
+	if err != nil || len(page) != 2 || !more || !bytes.Contains(page[1], []byte(ids[2])) {
+		t.Fatalf("newest page: %d messages, more %v, %v; want the newest 2 and more", len(page), more, err)
+	}
+	page, more, err = h.rt.MessagesBefore(ids[1], "", 0)
+	if err != nil || len(page) != 1 || more || !bytes.Contains(page[0], []byte(ids[0])) {
+		t.Fatalf("page before %s: %d messages, more %v, %v; want the first one", ids[1], len(page), more, err)
+	}
 }

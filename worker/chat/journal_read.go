@@ -162,3 +162,71 @@ func (j *journal) messages(after string, limit int) ([]json.RawMessage, bool, er
 	// the page ended before it.
 	return out, last < published && len(out) > 0, nil
 }
+
+// messagesBefore is Runtime.MessagesBefore: the newest limit published
+// messages older than the one whose uuid is before ("" means the end of
+// the log) and newer than the one whose uuid is after ("" means the start),
+// oldest first, and whether older ones remain in that range.
+func (j *journal) messagesBefore(before, after string, limit int) ([]json.RawMessage, bool, error) {
+	if limit <= 0 {
+		limit = wire.PageDefault
+	}
+	limit = min(limit, wire.PageMax)
+	published := j.published()
+	beforeSeq, err := j.seqOfPage(before, published+1)
+	if err != nil {
+		return nil, false, err
+	}
+	afterSeq, err := j.seqOfPage(after, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	beforeSeq = min(beforeSeq, published+1)
+	if beforeSeq <= afterSeq+1 {
+		return []json.RawMessage{}, false, nil
+	}
+	// One more than asked tells whether older ones remain.
+	msgs, err := j.store.MessagesBeforePage(j.wid, beforeSeq, afterSeq, limit+1, messagesPageBytes)
+	if err != nil {
+		return nil, false, fmt.Errorf("list sdk messages: %w", err)
+	}
+	more := len(msgs) > limit
+	if more {
+		msgs = msgs[:limit]
+	} else if n := len(msgs); n > 0 && n < limit+1 {
+		// The byte bound may have cut the page: older ones remain when
+		// the oldest read is not the first of the range.
+		older, err := j.store.MessagesBeforePage(j.wid, msgs[n-1].Seq, afterSeq, 1, 0)
+		if err != nil {
+			return nil, false, fmt.Errorf("list sdk messages: %w", err)
+		}
+		more = len(older) > 0
+	}
+	out := make([]json.RawMessage, len(msgs))
+	for i := range msgs {
+		m := &msgs[len(msgs)-1-i]
+		el, err := restElement(m.Data)
+		if err != nil {
+			return nil, false, fmt.Errorf("list sdk messages: %w", err)
+		}
+		m.Data = nil
+		out[i] = el
+	}
+	return out, more, nil
+}
+
+// seqOfPage resolves a uuid of the REST pages to its seq; none ("" ) gives
+// def, an unknown one an error wrapping worker.ErrNotFound.
+func (j *journal) seqOfPage(uuid string, def uint64) (uint64, error) {
+	if uuid == "" {
+		return def, nil
+	}
+	seq, err := j.store.SeqOf(j.wid, uuid)
+	if errors.Is(err, persist.ErrNotFound) {
+		return 0, fmt.Errorf("message %q: %w", uuid, worker.ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("list sdk messages: %w", err)
+	}
+	return seq, nil
+}

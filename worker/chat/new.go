@@ -48,6 +48,7 @@ func newRuntime(env worker.Env, d agent.Driver) (*Runtime, error) {
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	resume, started := r.conversation()
 	r.journal = newJournal(env.Store, env.Info.ID, last, r.log, r.reportActivity)
+	r.pages = pages{r.journal}
 	hist := r.parts(d, resume, started)
 	var restored []*permission
 	if !r.readOnly {

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -16,7 +15,8 @@ import (
 // capabilities, stop), each a few calls on the parts it is made of. The
 // parts, each with its own lock where it needs one:
 //
-//   - journal: the log on its way to the tabs (journal*.go);
+//   - journal: the log on its way to the tabs (journal*.go), and pages,
+//     its REST pages forwards and backwards (pages.go);
 //   - slot: the live agent, its start, reader and exit (slot.go, reader.go);
 //   - sender and gate: user messages to the agent, and their order against
 //     Cancel (send.go, gate.go);
@@ -38,6 +38,7 @@ type Runtime struct {
 	readOnly bool   // a stopped worker: history only
 
 	journal *journal
+	pages   // the REST pages of the history (pages.go)
 	slot    *slot
 	snd     *sender
 	gate    *gate
@@ -62,14 +63,15 @@ type Runtime struct {
 
 // The abilities the server and the manager find by type assertion.
 var (
-	_ worker.Runtime          = (*Runtime)(nil)
-	_ worker.Inputter         = (*Runtime)(nil)
-	_ worker.Canceller        = (*Runtime)(nil)
-	_ worker.ForceCanceller   = (*Runtime)(nil)
-	_ worker.MessageLister    = (*Runtime)(nil)
-	_ worker.ActivityReporter = (*Runtime)(nil)
-	_ worker.Suspender        = (*Runtime)(nil)
-	_ worker.Watcher          = (*Runtime)(nil)
+	_ worker.Runtime            = (*Runtime)(nil)
+	_ worker.Inputter           = (*Runtime)(nil)
+	_ worker.Canceller          = (*Runtime)(nil)
+	_ worker.ForceCanceller     = (*Runtime)(nil)
+	_ worker.MessageLister      = (*Runtime)(nil)
+	_ worker.OlderMessageLister = (*Runtime)(nil)
+	_ worker.ActivityReporter   = (*Runtime)(nil)
+	_ worker.Suspender          = (*Runtime)(nil)
+	_ worker.Watcher            = (*Runtime)(nil)
 )
 
 // Activity returns the worker's activity as the tabs last saw it.
@@ -82,16 +84,6 @@ func (r *Runtime) Activity() worker.Activity { return r.journal.currentActivity(
 // unknown after replays everything after a reset frame.
 func (r *Runtime) Attach(ctx context.Context, after string) (*hub.Stream, error) {
 	return r.journal.attach(ctx, after)
-}
-
-// Messages returns up to limit stored messages after the one whose uuid is
-// after ("" means from the start), oldest first, each an sdk-message frame
-// without "type", and whether more follow. limit <= 0 means
-// wire.PageDefault; it is capped at wire.PageMax. An unknown after is an
-// error wrapping worker.ErrNotFound. Every uuid returned is a valid Attach
-// cursor.
-func (r *Runtime) Messages(after string, limit int) ([]json.RawMessage, bool, error) {
-	return r.journal.messages(after, limit)
 }
 
 // Watching reports whether another process writes the conversation now

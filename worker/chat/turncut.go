@@ -69,7 +69,7 @@ func (h *history) closeCutTurn(pending int) {
 func (h *history) lastTurnOpen() (bool, error) {
 	var before uint64
 	for read := 0; read < cutScanMax; read += cutScanPage {
-		msgs, err := h.env.Store.MessagesBefore(h.env.Info.ID, before, cutScanPage)
+		msgs, err := h.env.Store.MessagesBeforePage(h.env.Info.ID, before, 0, cutScanPage, 0)
 		if err != nil || len(msgs) == 0 {
 			return false, err
 		}

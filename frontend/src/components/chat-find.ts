@@ -2,7 +2,10 @@
 // loaded transcript of the chat in view, message by message, with next and
 // previous. The browser's own find cannot: chunks off screen are skipped
 // by content-visibility, and matches there would not scroll into view.
+// A chat shows its newest page first (older.ts): "Search earlier" reads
+// the rest of it, and the find runs again over the whole chat.
 import { h } from '../dom';
+import { loadAllEvent, olderLoadedEvent } from '../panes/chat/older';
 import '../styles/search.css';
 
 /** The chat log shown now, if any. */
@@ -19,6 +22,9 @@ export class ChatFind {
   private readonly input: HTMLInputElement;
   private readonly count: HTMLElement;
   private log: HTMLElement | null = null;
+  /** Reads the older pages of the chat in view (shown while it has some). */
+  private readonly earlier: HTMLButtonElement;
+  private reading = false;
   private found: HTMLElement[] = [];
   private at = -1;
 
@@ -28,7 +34,8 @@ export class ChatFind {
     this.count = h('span', { class: 'find-count muted', role: 'status' });
     const btn = (label: string, text: string, fn: () => void): HTMLButtonElement =>
       h('button', { class: 'icon-btn', type: 'button', 'aria-label': label, title: label, onClick: fn }, text);
-    this.bar = h('div', { class: 'find-bar', role: 'search', hidden: true }, this.input, this.count,
+    this.earlier = h('button', { class: 'btn btn-small find-earlier', type: 'button', hidden: true, onClick: () => this.readEarlier() }, 'Search earlier');
+    this.bar = h('div', { class: 'find-bar', role: 'search', hidden: true }, this.input, this.count, this.earlier,
       btn('Previous match', '↑', () => this.step(-1)), btn('Next match', '↓', () => this.step(1)), btn('Close find', '✕', () => this.close()));
     this.button = h('button', { class: 'icon-btn find-btn', type: 'button', 'aria-label': 'Find in this chat (Ctrl+F)',
       title: 'Find in this chat (Ctrl+F)', onClick: () => this.open() }, 'Find');
@@ -44,7 +51,12 @@ export class ChatFind {
   open(): boolean {
     const log = visibleChatLog();
     if (log === null) return false;
-    if (log !== this.log) this.clear();
+    if (log !== this.log) {
+      this.clear();
+      this.log?.removeEventListener(olderLoadedEvent, this.onOlder);
+      this.reading = false;
+      log.addEventListener(olderLoadedEvent, this.onOlder);
+    }
     this.log = log;
     this.bar.hidden = false;
     this.input.select();
@@ -54,6 +66,8 @@ export class ChatFind {
 
   close(): void {
     this.clear();
+    this.log?.removeEventListener(olderLoadedEvent, this.onOlder);
+    this.reading = false;
     this.log = null;
     this.bar.hidden = true;
   }
@@ -65,8 +79,29 @@ export class ChatFind {
     this.count.textContent = '';
   }
 
+  /** Reads every older page of the chat; the find runs again once they are in. */
+  private readEarlier(): void {
+    if (this.log === null || this.reading) return;
+    this.reading = true;
+    this.renderEarlier();
+    this.log.dispatchEvent(new CustomEvent(loadAllEvent));
+  }
+
+  private readonly onOlder = (): void => {
+    if (this.log?.dataset.older === 'true') return;
+    this.reading = false;
+    this.run();
+  };
+
+  private renderEarlier(): void {
+    this.earlier.hidden = this.log?.dataset.older !== 'true';
+    this.earlier.disabled = this.reading;
+    this.earlier.textContent = this.reading ? 'Reading…' : 'Search earlier';
+  }
+
   private run(): void {
     this.clear();
+    this.renderEarlier();
     const q = this.input.value.trim().toLowerCase();
     if (q === '' || this.log === null) return;
     for (const el of this.log.querySelectorAll<HTMLElement>('[data-uuid]')) {

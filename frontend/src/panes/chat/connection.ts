@@ -1,11 +1,12 @@
 // The sdk worker socket: reconnects by itself, resuming after the last stored
 // message it saw (?after=<uuid>), and hands each frame to the pane. The resume
 // cursor moves with every stored line received, so a reconnect asks only for
-// what is missing. The first connection is preceded by the stored history
-// read over REST in bulk (history.ts), so its replay is only the tail.
+// what is missing. The first connection is preceded by the newest page of
+// the stored history read over REST (history.ts; older pages are the pane's,
+// older.ts), so its replay is only what was stored since.
 import { ReconnectingSocket, wsUrl, type SocketState } from '../../ws';
 import type { Activity } from '../../types';
-import { readHistory, type FetchPage, type StoredMessage } from './history';
+import { lastUuid, newestPageSize, readBack, readHistory, type FetchOlder, type FetchPage, type StoredMessage } from './history';
 import type { QueueItem } from './queue-panel';
 import { parseFrame, type ClientFrame, type CliMessage, type PermissionRequest } from './protocol';
 import type { StopStage } from './stop-card';
@@ -18,6 +19,8 @@ export interface ChatHandlers {
   history(msgs: StoredMessage[]): void;
   /** The REST history is read (or was cut short); the socket opens next. */
   historyRead(): void;
+  /** The uuid older pages are read before ('' none): the history read holds only the newest page. */
+  older?(next: string): void;
   streamed(msg: CliMessage): void;
   historyEnd(): void;
   /** The server does not know our cursor: drop everything, the whole history follows. */
@@ -41,11 +44,16 @@ export class ChatConnection {
   private begun = false;
   private disposed = false;
 
-  /** fetchPage, when given, reads the stored history before the first connection. */
+  /**
+   * fetchPage, when given, reads the stored history before the first
+   * connection; with fetchOlder too, only its newest page is read (and
+   * fetchPage reads it all when that read fails).
+   */
   constructor(
     private readonly path: string,
     private readonly on: ChatHandlers,
     private readonly fetchPage?: FetchPage,
+    private readonly fetchOlder?: FetchOlder,
   ) {}
 
   /** Reads the stored history (when it can) and opens the socket after it (once). */
@@ -57,12 +65,27 @@ export class ChatConnection {
       this.open();
       return;
     }
-    void readHistory(this.fetchPage, '', (msgs) => this.on.history(msgs), () => this.disposed).then((last) => {
+    void this.readNewest().then((last) => {
       if (this.disposed) return;
       if (last !== '') this.last = last;
       this.on.historyRead();
       this.open();
     });
+  }
+
+  /** Reads the newest page (or, when that fails, the whole history) and returns the cursor after it. */
+  private async readNewest(): Promise<string> {
+    if (this.fetchOlder !== undefined) {
+      const page = await readBack(this.fetchOlder, '', newestPageSize).catch(() => null);
+      if (page !== null) {
+        if (this.disposed) return '';
+        this.on.history(page.messages);
+        this.on.older?.(page.next);
+        return lastUuid(page.messages) ?? '';
+      }
+    }
+    if (this.fetchPage === undefined) return '';
+    return readHistory(this.fetchPage, '', (msgs) => this.on.history(msgs), () => this.disposed);
   }
 
   private open(): void {

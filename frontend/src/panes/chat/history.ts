@@ -1,11 +1,13 @@
-// The stored history of a conversation, read over REST in pages before the
-// socket opens. The socket replays the same messages one WebSocket frame each,
-// and Chromium spends a task of ~0.13–0.18 ms per frame whatever it holds:
-// for 5,000 messages that alone took 0.64–0.91 s of a ~1 s first render. A
-// REST page is one response and one JSON.parse (~50–100 ms). The socket
-// then connects after the last uuid read, so it replays only what was stored
-// since, and the seam neither loses nor doubles a message (API.md: every uuid
-// REST returns is a valid cursor).
+// The stored history of a conversation, read over REST before the socket
+// opens: the chat reads only its newest page (readBack; older pages as the
+// person scrolls up, older.ts), and reads the whole history forward
+// (readHistory) only when the backwards read fails. Not the socket's
+// replay: it sends one WebSocket frame per message, and Chromium spends a
+// task of ~0.13–0.18 ms per frame whatever it holds. The socket connects
+// after the last uuid read, so it replays only what was stored since, and
+// the seam neither loses nor doubles a message (API.md: every uuid REST
+// returns is a valid cursor).
+import { cleanStart } from './cut';
 import { isObject, type CliMessage } from './protocol';
 
 /**
@@ -71,9 +73,52 @@ export async function readHistory(
   return cursor;
 }
 
-function lastUuid(msgs: StoredMessage[]): string | null {
+/**
+ * Messages of the newest page, read first when a chat opens: a screenful
+ * and then some, so the newest messages show at once whatever the chat's
+ * length (older pages come as the person scrolls up: older.ts).
+ */
+export const newestPageSize = 200;
+
+/** Reads the newest limit messages before the uuid before ('' = the end): GET …/messages?before=. */
+export type FetchOlder = (before: string, limit: number) => Promise<unknown>;
+
+/** A page read backwards, cut where it renders on its own. */
+export interface BackPage {
+  /** The page's messages from the cut, oldest first. */
+  messages: StoredMessage[];
+  /** The uuid the next older read goes before; '' when nothing is older. */
+  next: string;
+}
+
+/**
+ * Reads the page of limit messages before `before` ('' = the newest page)
+ * and cuts it where no message refers to a tool call before it (cut.ts):
+ * the messages before the cut come again with the next older page, so a
+ * result and its call stay in one page. Null when the answer has not the
+ * API's shape; a failed request throws.
+ */
+export async function readBack(fetchOlder: FetchOlder, before: string, limit: number): Promise<BackPage | null> {
+  const page = parsePage(await fetchOlder(before, limit));
+  if (page === null) return null;
+  const cut = page.hasMore ? cleanStart(page.messages.map((m) => m.message)) : 0;
+  const messages = page.messages.slice(cut);
+  const first = firstUuid(messages);
+  return { messages, next: (page.hasMore || cut > 0) && first !== null ? first : '' };
+}
+
+/** The uuid of the newest message of msgs that has one. */
+export function lastUuid(msgs: StoredMessage[]): string | null {
   for (let i = msgs.length - 1; i >= 0; i--) {
     const u = msgs[i]?.message.uuid;
+    if (typeof u === 'string' && u !== '') return u;
+  }
+  return null;
+}
+
+function firstUuid(msgs: StoredMessage[]): string | null {
+  for (const m of msgs) {
+    const u = m.message.uuid;
     if (typeof u === 'string' && u !== '') return u;
   }
   return null;

@@ -16,6 +16,7 @@ import type { Composer } from './composer';
 import { ChatConnection } from './connection';
 import { modesOf } from './modes';
 import { CopyButtons } from './copy';
+import { OlderPages, revealEvent, type RevealDetail } from './older';
 import { ChatChrome, messagesPath } from './pane-chrome';
 import { PermissionDock } from './permission-dock';
 import type { CliMessage, ClientFrame, PermissionRequest } from './protocol';
@@ -41,6 +42,8 @@ export class ChatPane implements Pane {
   private readonly todos = new TodoPin();
   private readonly copies: CopyButtons;
   private readonly scroller: Scroller;
+  /** The pages before the newest one, read as the person scrolls up (older.ts). */
+  private readonly older: OlderPages;
   private readonly dock: PermissionDock;
   /** Forms and links of agentdesk's own tools (ask_user, show). */
   private readonly toolDock: ToolDock;
@@ -61,6 +64,7 @@ export class ChatPane implements Pane {
     // later, they would push the messages in view (a layout shift).
     if (this.copies.decorateInView()) this.scroller.keep();
     this.copies.refresh();
+    this.older.maybeLoad();
   });
   private sweepOnActivity = false;
   private socketState: SocketState = 'connecting';
@@ -75,7 +79,21 @@ export class ChatPane implements Pane {
     this.worker = ctx.worker;
     this.session = ctx.session;
     this.key = `${ctx.session.id}/${ctx.worker.id}`;
-    this.scroller = new Scroller(h('div', { class: 'chat-content' }, this.transcript.el, this.turnStart.el));
+    const content = h('div', { class: 'chat-content' });
+    this.scroller = new Scroller(content);
+    const path = messagesPath(ctx);
+    this.older = new OlderPages({
+      transcript: this.transcript,
+      scroller: this.scroller.el,
+      fetch: (before, limit) => ctx.api.request('GET', `${path}?before=${encodeURIComponent(before)}&limit=${limit}`),
+      onChunk: (chunk) => this.copies.observe(chunk),
+      render: () => this.loop.schedule(),
+      inserted: () => {
+        this.copies.decorateInView();
+        this.copies.refresh();
+      },
+    });
+    content.append(this.older.el, this.transcript.el, this.turnStart.el);
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus(), modesOf(ctx.worker.agent).owner);
     this.toolDock = new ToolDock(ctx.session.id);
     this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() }, () => this.worker);
@@ -102,8 +120,9 @@ export class ChatPane implements Pane {
     this.el.addEventListener('keydown', (ev) => this.onKey(ev));
     this.el.addEventListener(limitContinue, () => void this.sendMessage('Continue.'));
     this.el.addEventListener(limitSettings, () => this.chrome.agent.open(true));
-    const path = `/ws/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}`;
-    this.conn = new ChatConnection(path, {
+    window.addEventListener(revealEvent, this.onReveal);
+    const wsPath = `/ws/sessions/${encodeURIComponent(ctx.session.id)}/workers/${encodeURIComponent(ctx.worker.id)}`;
+    this.conn = new ChatConnection(wsPath, {
       opened: () => this.opened(),
       stored: (m, html) => {
         this.noteWatch([m]);
@@ -121,6 +140,7 @@ export class ChatPane implements Pane {
         this.transcript.endHistory();
         this.schedule();
       },
+      older: (next) => this.older.setNext(next),
       streamed: (m) => {
         this.turnStart.streamed(m);
         this.transcript.addEvent(m);
@@ -128,6 +148,7 @@ export class ChatPane implements Pane {
       },
       historyEnd: () => this.historyEnd(),
       reset: () => {
+        this.older.clear();
         this.transcript.clear();
         this.copies.clear();
         this.todos.clear();
@@ -140,7 +161,8 @@ export class ChatPane implements Pane {
       error: (code, message) => this.error(code, message),
       state: (s) => this.setSocketState(s),
       queue: (items) => this.chrome.queue.set(items),
-    }, (after, limit) => ctx.api.request('GET', `${messagesPath(ctx)}?limit=${limit}&after=${encodeURIComponent(after)}`));
+    }, (after, limit) => ctx.api.request('GET', `${path}?limit=${limit}&after=${encodeURIComponent(after)}`),
+    (before, limit) => ctx.api.request('GET', `${path}?before=${encodeURIComponent(before)}&limit=${limit}`));
     this.setActivity(ctx.worker.activity);
     this.applyWorker();
     this.setSocketState('connecting');
@@ -178,6 +200,8 @@ export class ChatPane implements Pane {
   }
 
   dispose(): void {
+    window.removeEventListener(revealEvent, this.onReveal);
+    this.older.dispose();
     this.toolDock.dispose();
     this.loop.dispose();
     this.copies.dispose();
@@ -231,6 +255,7 @@ export class ChatPane implements Pane {
   private historyEnd(): void {
     this.settings.historyEnd();
     this.transcript.el.setAttribute('aria-busy', 'false');
+    this.older.arm();
     // Pending requests and the activity follow history-end; the activity comes last.
     this.sweepOnActivity = true;
     this.renderConn();
@@ -305,6 +330,13 @@ export class ChatPane implements Pane {
   private renderConn(): void {
     this.el.dataset.conn = this.chrome.renderConn(this.socketState, this.conn.replaying);
   }
+
+  /** A search hit in this chat: read older pages until it is shown (search-palette.ts reveals it). */
+  private readonly onReveal = (ev: Event): void => {
+    const d = (ev as CustomEvent<RevealDetail>).detail;
+    if (d.sid !== this.ctx.session.id || (d.wid === '' ? !this.visible : d.wid !== this.worker.id)) return;
+    this.older.want(d.uuid);
+  };
 
   /** Renders what the transcript queued (render-loop.ts). */
   private schedule(): void {

@@ -131,6 +131,11 @@ export class Transcript {
     this.log.clear();
   }
 
+  /** Whether the stored line uuid was shown (or queued). */
+  has(uuid: string): boolean {
+    return this.seen.has(uuid);
+  }
+
   get pending(): boolean {
     return this.queue.pending;
   }
