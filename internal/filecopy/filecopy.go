@@ -1,4 +1,7 @@
-package agentbox
+// Package filecopy copies a file of the user's into a directory of
+// agentdesk's (an agent's per-session config), only when the user's copy
+// is newer, so that what the agent wrote there itself is kept.
+package filecopy
 
 import (
 	"errors"
@@ -8,9 +11,12 @@ import (
 	"path/filepath"
 )
 
-// copyNewer copies the regular file src to dst (mode 0600, its directory
-// 0700) when src exists and dst is missing or older.
-func copyNewer(src, dst string) error {
+// Newer copies the regular file src to dst (mode 0600, its directory
+// 0700, its modification time src's) when src exists and dst is missing
+// or older. A missing src, or one that is not a regular file, copies
+// nothing and is no error. The copy is written beside dst and renamed
+// over it, so dst is never half written. src is only read.
+func Newer(src, dst string) error {
 	si, err := os.Stat(src)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !si.Mode().IsRegular()) {
 		return nil
