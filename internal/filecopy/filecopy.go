@@ -15,7 +15,7 @@ import (
 // 0700, its modification time src's) when src exists and dst is missing
 // or older. A missing src, or one that is not a regular file, copies
 // nothing and is no error. The copy is written beside dst and renamed
-// over it, so dst is never half written. src is only read.
+// over it, so dst is never half written, also when copies run at once. src is only read.
 func Newer(src, dst string) error {
 	si, err := os.Stat(src)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !si.Mode().IsRegular()) {
@@ -35,11 +35,13 @@ func Newer(src, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
-	tmp := dst + ".agentdesk-tmp"
-	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	// A name of its own (mode 0600): copies to the same dst at once (two
+	// chats of a session starting together) each rename a whole file.
+	out, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".agentdesk-*")
 	if err != nil {
 		return err
 	}
+	tmp := out.Name()
 	if _, err := io.Copy(out, in); err != nil {
 		out.Close()
 		os.Remove(tmp)

@@ -3,6 +3,8 @@ package filecopy
 import (
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -78,5 +80,31 @@ func TestNewer(t *testing.T) {
 	}
 	if err := Newer(filepath.Dir(src), filepath.Join(dir, "home", "adir")); err != nil {
 		t.Fatalf("a directory as src: %v", err)
+	}
+}
+
+// TestNewerConcurrently: copies to the same dst at once (two chats of a
+// session starting together) all succeed and leave src's whole content.
+func TestNewerConcurrently(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src"), filepath.Join(dir, "home", "dst")
+	text := strings.Repeat("login ", 1<<14)
+	for round := range 20 {
+		write(t, src, text, time.Date(2026, 1, 1, round, 0, 0, 0, time.UTC))
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for range 8 {
+			wg.Go(func() { errs <- Newer(src, dst) })
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		if got := read(t, dst); got != text {
+			t.Fatalf("round %d: dst holds %d bytes, want %d", round, len(got), len(text))
+		}
 	}
 }
