@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
-	"github.com/agentdesk/agentdesk/internal/agent"
 	"github.com/agentdesk/agentdesk/internal/agent/claude"
 	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/worker"
@@ -15,8 +15,14 @@ import (
 	"github.com/agentdesk/agentdesk/worker/terminal"
 )
 
-// agentPaths name the agents' CLIs ("" for the default: found on PATH).
-type agentPaths struct{ claude, codex string }
+// agentPaths name the agents' CLIs ("" for the default: found on PATH),
+// and where Codex chats keep their homes.
+type agentPaths struct {
+	claude, codex string
+	// codexHomes holds a CODEX_HOME per session ("": the user's own);
+	// codexSeed is the user's CODEX_HOME they are seeded from.
+	codexHomes, codexSeed string
+}
 
 // factories lists the worker kinds this build supports. The chat kind
 // (API kind sdk) is the chat engine with the driver of the worker's agent
@@ -25,22 +31,34 @@ func factories(p agentPaths) map[worker.Kind]worker.Factory {
 	return map[worker.Kind]worker.Factory{
 		worker.KindGitDiff:  gitdiff.New,
 		worker.KindTerminal: terminal.New,
-		worker.KindSDK: chatFactory(map[string]agent.Driver{
-			"":                claude.NewDriver(claude.Config{Path: p.claude}),
-			worker.AgentCodex: codex.NewDriver(codex.Config{Path: p.codex}),
+		worker.KindSDK: chatFactory(map[string]worker.Factory{
+			"":                chat.Factory(claude.NewDriver(claude.Config{Path: p.claude})),
+			worker.AgentCodex: codexChat(codex.Config{Path: p.codex, Seed: p.codexSeed}, p.codexHomes),
 		}),
 		worker.KindPTYAgent: ptyagent.New,
 		worker.KindFiles:    files.New,
 	}
 }
 
-// chatFactory is the chat engine with one driver per agent, picked by the
-// worker's agent.
-func chatFactory(drivers map[string]agent.Driver) worker.Factory {
-	byAgent := make(map[string]worker.Factory, len(drivers))
-	for name, d := range drivers {
-		byAgent[name] = chat.Factory(d)
+// codexChat is the chat engine with Codex's driver, configured per
+// session: a session's Codex chats run with CODEX_HOME homes/<session id>
+// (prepared by the driver, seeded from c.Seed; removed with the session,
+// worker.Options.SessionDirs), where Codex keeps their threads, so
+// thread/resume finds them after a restart. A sandboxed session's chats
+// keep the box's private home (homes is outside the box).
+func codexChat(c codex.Config, homes string) worker.Factory {
+	return func(ctx context.Context, env worker.Env) (worker.Runtime, error) {
+		cfg := c
+		if homes != "" && !env.Session.Sandboxed() {
+			cfg.Home = filepath.Join(homes, env.Info.SessionID)
+		}
+		return chat.Factory(codex.NewDriver(cfg))(ctx, env)
 	}
+}
+
+// chatFactory is the chat engine's factory per agent, picked by the
+// worker's agent.
+func chatFactory(byAgent map[string]worker.Factory) worker.Factory {
 	return func(ctx context.Context, env worker.Env) (worker.Runtime, error) {
 		f, ok := byAgent[env.Info.Agent]
 		if !ok {

@@ -77,16 +77,18 @@ func run(args []string) error {
 	bridge := tools.New(tools.Options{Log: log})
 	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter, Tools: bridge.Registry()}
 	boxes := sandboxOptions(context.Background(), cfg.dataDir, wcfg, log)
+	codexHomes := filepath.Join(cfg.dataDir, "codex") // a CODEX_HOME per session (kinds.go)
 	mgr := worker.NewManager(worker.Options{
-		Store:      store,
-		Config:     wcfg,
-		Log:        log,
-		Factories:  factories(agentPaths{claude: cfg.claude, codex: cfg.codex}),
-		Validators: validators(),
-		KillGroup:  pty.KillSession,
-		Launcher:   launch.Local{}, // every child of a session that is not sandboxed runs here
-		Adoptable:  adopt.Check(wcfg),
-		Sandbox:    boxes,
+		Store:       store,
+		Config:      wcfg,
+		Log:         log,
+		Factories:   factories(agentPaths{claude: cfg.claude, codex: cfg.codex, codexHomes: codexHomes, codexSeed: codex.UserHome(wcfg.ChildEnv)}),
+		Validators:  validators(),
+		KillGroup:   pty.KillSession,
+		Launcher:    launch.Local{}, // every child of a session that is not sandboxed runs here
+		Adoptable:   adopt.Check(wcfg),
+		Sandbox:     boxes,
+		SessionDirs: []string{codexHomes},
 	})
 	ctx := context.Background()
 	if err := mgr.Load(ctx); err != nil {

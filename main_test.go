@@ -69,9 +69,15 @@ func start(t *testing.T, dataDir string, extra ...string) *proc {
 // startVia is start with the binary run by a wrapper command (nil: none).
 func startVia(t *testing.T, wrapper []string, dataDir string, extra ...string) *proc {
 	t.Helper()
+	return startEnv(t, append(os.Environ(), "HOME="+t.TempDir(), "SHELL=/bin/sh"), wrapper, dataDir, extra...)
+}
+
+// startEnv is startVia with env as the binary's whole environment.
+func startEnv(t *testing.T, env, wrapper []string, dataDir string, extra ...string) *proc {
+	t.Helper()
 	args := append(append(wrapper, binPath, "--addr", "127.0.0.1:0", "--data-dir", dataDir), extra...)
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "SHELL=/bin/sh")
+	cmd.Env = env
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -43,6 +43,8 @@ type Manager struct {
 	trees      *trees // the descendants of the workers' processes, recorded
 	adoptable  func(cwd, id string) error
 	boxes      boxes // the sandboxed sessions' boxes
+	// sessionDirs hold a directory per session, removed with it (Options).
+	sessionDirs []string
 	// run marks the children of this run (AGENTDESK_WORKER=<worker>/<run>),
 	// so that they can be found wherever they moved.
 	run string
@@ -71,6 +73,10 @@ type Options struct {
 	Adoptable func(cwd, id string) error
 	// Sandbox configures sandboxed sessions; nil refuses them.
 	Sandbox *SandboxOptions
+	// SessionDirs are directories holding one directory per session, named
+	// by its id, that parts outside the manager fill (a Codex chat's
+	// CODEX_HOME): a session's is removed when the session is deleted.
+	SessionDirs []string
 }
 
 // NewManager returns a manager with no sessions; call Load to restore the
@@ -96,15 +102,16 @@ func NewManager(o Options) *Manager {
 			sessions: make(map[string]*sessionState),
 			events:   hub.New(0),
 		},
-		killGroup:  kill,
-		launcher:   launcher,
-		trees:      newTrees(o.Store, log),
-		cfg:        o.Config,
-		factories:  o.Factories,
-		validators: o.Validators,
-		adoptable:  o.Adoptable,
-		boxes:      boxes{o: o.Sandbox, cfg: o.Config, local: launcher, log: log},
-		run:        childproc.NewRun(),
+		killGroup:   kill,
+		launcher:    launcher,
+		trees:       newTrees(o.Store, log),
+		cfg:         o.Config,
+		factories:   o.Factories,
+		validators:  o.Validators,
+		adoptable:   o.Adoptable,
+		sessionDirs: o.SessionDirs,
+		boxes:       boxes{o: o.Sandbox, cfg: o.Config, local: launcher, log: log},
+		run:         childproc.NewRun(),
 	}
 }
 

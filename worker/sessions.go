@@ -260,6 +260,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 		return nil // deleted meanwhile, while its worktree went
 	}
 	defer m.boxes.remove(id, st.box)
+	defer m.removeSessionDirs(id)  // once its processes are over
 	fam := m.trees.family(wids...) // before anything is signalled
 	defer fam.Close()
 	stopErr := stopAll(ctx, rts, false)
@@ -274,6 +275,16 @@ func (m *Manager) DeleteSession(ctx context.Context, id string, o DeleteOptions)
 		return fmt.Errorf("delete session data: %w", err)
 	}
 	return stopErr
+}
+
+// removeSessionDirs removes a deleted session's directories of
+// Options.SessionDirs. A failure is logged: the session is gone anyway.
+func (m *Manager) removeSessionDirs(id string) {
+	for _, d := range m.sessionDirs {
+		if err := os.RemoveAll(filepath.Join(d, id)); err != nil {
+			m.log.Error("remove the directory of a deleted session", "session", id, "dir", d, "err", err)
+		}
+	}
 }
 
 // removeSession forgets a session and broadcasts session-deleted; it

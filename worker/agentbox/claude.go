@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/filecopy"
 	"github.com/agentdesk/agentdesk/worker"
 )
 
@@ -46,7 +47,7 @@ func prepareClaude(host, dir string, s worker.Session) error {
 	if host == "" {
 		return nil
 	}
-	if err := copyNewer(filepath.Join(host, ".credentials.json"), filepath.Join(dir, ".credentials.json")); err != nil {
+	if err := filecopy.Newer(filepath.Join(host, ".credentials.json"), filepath.Join(dir, ".credentials.json")); err != nil {
 		return fmt.Errorf("copy the claude login: %w", err)
 	}
 	id := s.ClaudeSessionID
@@ -64,7 +65,7 @@ func prepareClaude(host, dir string, s worker.Session) error {
 	if err != nil {
 		return err
 	}
-	if err := copyNewer(src, filepath.Join(dir, rel)); err != nil {
+	if err := filecopy.Newer(src, filepath.Join(dir, rel)); err != nil {
 		return fmt.Errorf("copy the adopted conversation: %w", err)
 	}
 	return nil

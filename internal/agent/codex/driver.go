@@ -16,8 +16,12 @@ type Config struct {
 	// Path is the CLI ("": codex on PATH).
 	Path string
 	// Home is CODEX_HOME for every start ("": the user's own, with their
-	// login and config.toml).
+	// login and config.toml). Each start first prepares it (PrepareHome):
+	// created 0700, Seed's login and config.toml copied in when newer.
 	Home string
+	// Seed is the user's own CODEX_HOME that Home is seeded from (UserHome;
+	// "": nothing is copied).
+	Seed string
 	// Overrides are `-c` values for every start (Args).
 	Overrides []string
 	// Version introduces agentdesk in initialize ("": "dev").
@@ -47,6 +51,11 @@ func NewDriver(c Config) *Driver { return &Driver{cfg: c} }
 func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error) {
 	if _, err := Resolve(d.cfg.Path); err != nil {
 		return nil, agent.NewError(agent.ErrNotFound, err.Error())
+	}
+	if d.cfg.Home != "" {
+		if err := PrepareHome(d.cfg.Home, d.cfg.Seed); err != nil {
+			return nil, err
+		}
 	}
 	log := o.Log
 	if log == nil {
