@@ -178,9 +178,9 @@ func questionsAsk(raw json.RawMessage) (approval, *Request) {
 }
 
 // dynamicToolCall answers Codex calling a dynamic tool (agents.md §C: the
-// tools a client declares in thread/start, Codex's form of agentdesk's
-// tool bridge). agentdesk declares none yet, so a call is an error; the
-// bridge plugs in here, with the declaration in handshake.
+// tools a client declares in thread/start) when the Session has no tool
+// bridge: it declared none, so a call is an error. With one, the Session
+// routes the call to the bridge before it reaches the Translator.
 func dynamicToolCall(m Msg) *Reply {
 	return &Reply{ID: m.ID, Err: &RPCError{Code: -32601, Message: "agentdesk offers no dynamic tools"}}
 }

@@ -10,9 +10,13 @@ import (
 // pinned CLI; testdata/schema keeps the parts relied on).
 
 // Initialize is the handshake: initialize, then the initialized
-// notification. Nothing else may be called before it.
-func (p *Process) Initialize(ctx context.Context, name, version string) error {
+// notification. Nothing else may be called before it. experimental opts
+// into the experimental API (dynamic tools need it, agents.md §C).
+func (p *Process) Initialize(ctx context.Context, name, version string, experimental bool) error {
 	params := map[string]any{"clientInfo": map[string]string{"name": name, "version": version}}
+	if experimental {
+		params["capabilities"] = map[string]any{"experimentalApi": true}
+	}
 	if err := p.Call(ctx, "initialize", params, nil); err != nil {
 		return err
 	}
@@ -26,6 +30,17 @@ type ThreadParams struct {
 	Model          string `json:"model,omitempty"`
 	ApprovalPolicy string `json:"approvalPolicy,omitempty"`
 	Sandbox        string `json:"sandbox,omitempty"`
+	// DynamicTools are the client's tools the model may call (thread/start
+	// only: thread/resume takes none in the pinned CLI).
+	DynamicTools []DynamicTool `json:"dynamicTools,omitempty"`
+}
+
+// DynamicTool is a function tool the client serves (DynamicToolSpec).
+type DynamicTool struct {
+	Type        string          `json:"type"` // function
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
 // Thread is what thread/start and thread/resume answer: the thread and the
@@ -80,6 +95,7 @@ func (p *Process) ResumeThread(ctx context.Context, id string, tp ThreadParams) 
 		ThreadID string `json:"threadId"`
 		ThreadParams
 	}{id, tp}
+	params.DynamicTools = nil
 	var t Thread
 	err := p.Call(ctx, "thread/resume", params, &t)
 	return t, err

@@ -47,7 +47,9 @@ func NewDriver(c Config) *Driver { return &Driver{cfg: c} }
 // Conn's Conversation says the new id), else a new thread, whose id Codex
 // gives (Conn.Conversation). o.Settings.PermissionMode is Codex's approval
 // policy; o.AllowedTools that read as Tool(Content) are allowed without
-// asking (the rules a person allowed for the session).
+// asking (the rules a person allowed for the session). o.Tools, when
+// set, are declared to a new thread as dynamic tools and served from the
+// registry.
 func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error) {
 	if _, err := Resolve(d.cfg.Path); err != nil {
 		return nil, agent.NewError(agent.ErrNotFound, err.Error())
@@ -70,6 +72,7 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 		Settings:   Settings{Model: o.Settings.Model, Policy: o.Settings.PermissionMode},
 		Allowed:    rules(o.AllowedTools),
 		ClientName: "agentdesk", ClientVersion: d.cfg.Version,
+		Tools: o.Tools.Registry, ToolScope: o.Tools.Scope,
 	}
 	if so.ClientVersion == "" {
 		so.ClientVersion = "dev"

@@ -48,6 +48,12 @@ func (s *Session) pump(held []Msg, msgs <-chan Msg) {
 
 // feed translates one message and answers what needs an answer at once.
 func (s *Session) feed(m Msg) []Out {
+	if m.Method == "item/tool/call" && s.tools != nil && m.ID != nil {
+		// The dynamicToolCall item (item/started) shows the call; the
+		// answer comes when the provider gave it.
+		s.tools.call(m, func(r Reply) { s.respond(r) })
+		return nil
+	}
 	s.mu.Lock()
 	outs, reply := s.tr.Feed(m)
 	switch m.Method {
@@ -57,6 +63,9 @@ func (s *Session) feed(m Msg) []Out {
 		s.turn = ""
 	}
 	s.mu.Unlock()
+	if m.Method == "turn/completed" {
+		s.tools.cancel() // a call of the ended turn has nobody to answer
+	}
 	if reply != nil {
 		s.respond(*reply)
 	}
@@ -128,6 +137,7 @@ func (s *Session) Interrupt(ctx context.Context) error {
 	s.mu.Lock()
 	thread, turn := s.tr.Thread(), s.turn
 	s.mu.Unlock()
+	s.tools.cancel()
 	if turn == "" {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/launch"
+	"github.com/agentdesk/agentdesk/internal/toolbridge"
 )
 
 // SessionOptions say which thread a Session runs and how.
@@ -29,6 +30,10 @@ type SessionOptions struct {
 	Allowed []Rule
 	// ClientName and ClientVersion introduce agentdesk in initialize.
 	ClientName, ClientVersion string
+	// Tools, when set, are the tools of the bridge (internal/toolbridge)
+	// the thread is given as dynamic tools, those ToolScope sees.
+	Tools     *toolbridge.Registry
+	ToolScope string
 }
 
 // DefaultSandbox is the sandbox a Session asks for unless told otherwise:
@@ -53,7 +58,8 @@ type Session struct {
 	quit     chan struct{}
 	quitOnce sync.Once
 	wg       sync.WaitGroup
-	resume   error // why the thread asked for could not be resumed (then started anew)
+	resume   error   // why the thread asked for could not be resumed (then started anew)
+	tools    *bridge // nil without Tools
 
 	mu   sync.Mutex
 	tr   *Translator
@@ -70,12 +76,16 @@ func Open(ctx context.Context, l launch.Launcher, o SessionOptions) (*Session, e
 		return nil, err
 	}
 	s := &Session{p: p, out: make(chan []Out), quit: make(chan struct{})}
+	if o.Tools != nil {
+		s.tools = newBridge(o.Tools, o.ToolScope)
+	}
 	// The pump drains from the start: Codex may say things before it
 	// answers (a warning), and the reader must not wait on them.
 	boot := make(chan Msg, 64)
 	s.wg.Go(func() { s.early(boot) })
 	t, err := s.handshake(ctx, o)
 	if err != nil {
+		s.tools.stop()
 		cerr := p.Close(context.Background())
 		close(s.quit)
 		s.wg.Wait()
@@ -83,6 +93,9 @@ func Open(ctx context.Context, l launch.Launcher, o SessionOptions) (*Session, e
 	}
 	s.tr = NewTranslator(t)
 	s.tr.Allow(o.Allowed...)
+	if s.tools != nil {
+		s.tr.BridgeNames()
+	}
 	close(boot) // hands over to the pump
 	return s, nil
 }
@@ -116,7 +129,12 @@ func (s *Session) handshake(ctx context.Context, o SessionOptions) (Thread, erro
 	if name == "" {
 		name, version = "agentdesk", "dev"
 	}
-	if err := s.p.Initialize(ctx, name, version); err != nil {
+	// Dynamic tools need the experimental API; a chat without any keeps to
+	// the stable one. A resumed thread keeps the tools it was started
+	// with, which may be called even when none is registered now.
+	decl := s.tools.declare()
+	experimental := len(decl) > 0 || (s.tools != nil && o.Thread != "")
+	if err := s.p.Initialize(ctx, name, version, experimental); err != nil {
 		return Thread{}, fmt.Errorf("codex did not start: %w", err)
 	}
 	models, err := s.p.Models(ctx)
@@ -129,6 +147,7 @@ func (s *Session) handshake(ctx context.Context, o SessionOptions) (Thread, erro
 		sandbox = DefaultSandbox
 	}
 	tp := ThreadParams{Cwd: o.Process.Dir, Model: o.Settings.Model, ApprovalPolicy: o.Settings.Policy, Sandbox: sandbox}
+	tp.DynamicTools = decl
 	if o.Thread != "" {
 		t, err := s.p.ResumeThread(ctx, o.Thread, tp)
 		var rpc *RPCError
@@ -196,6 +215,7 @@ func (s *Session) Stderr() string { return s.p.Stderr() }
 // Close ends the CLI (Process.Close) and waits for the pump; what it had
 // not passed on by then is dropped. Idempotent.
 func (s *Session) Close(ctx context.Context) error {
+	s.tools.stop() // cancels the calls in flight: their goroutines end
 	err := s.p.Close(ctx)
 	s.quitOnce.Do(func() { close(s.quit) })
 	s.wg.Wait()

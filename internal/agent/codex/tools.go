@@ -90,6 +90,9 @@ type otherItem struct {
 func (t *Translator) otherUse(h itemHead, item json.RawMessage) Out {
 	o := params[otherItem](item)
 	name, input := otherCall(h.Type, o)
+	if h.Type == "dynamicToolCall" && o.Namespace == "" && t.bridged {
+		name = BridgePrefix + o.Tool
+	}
 	return t.toolUse(o.ID, name, input)
 }
 

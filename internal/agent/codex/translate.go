@@ -69,7 +69,19 @@ type Translator struct {
 	calls   map[string]string    // tool calls shown and not answered yet: their names, by id
 	usage   usageCounter
 	allowed []Rule
+	// bridged names dynamic tools without a namespace as the chat names
+	// the tool bridge's tools, mcp__agentdesk__<tool> (BridgeNames).
+	bridged bool
 }
+
+// BridgePrefix is how the chat names the tool bridge's tools (Claude's
+// name for them): a Session with a bridge shows its dynamic tool calls
+// so, and the chat's tool card names their provider.
+const BridgePrefix = "mcp__agentdesk__"
+
+// BridgeNames makes dynamic tool calls without a namespace show as the
+// tool bridge's (BridgePrefix): the Session declared them from it.
+func (t *Translator) BridgeNames() { t.bridged = true }
 
 // NewTranslator returns a Translator for thread, which runs with the
 // settings Codex answered thread/start or thread/resume with.

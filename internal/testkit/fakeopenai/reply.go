@@ -32,6 +32,9 @@ var (
 	wordRe  = regexp.MustCompile(`[a-z0-9]+`)
 	bashRe  = regexp.MustCompile(`(?i)\bbash:([^\n]*)`)
 	patchRe = regexp.MustCompile(`(?i)\b(patch|edit):(\S+)`)
+	// toolRe is "tool:NAME" or "tool:NAME {json}": a call of the function
+	// tool NAME (a client's dynamic tool) with those arguments.
+	toolRe = regexp.MustCompile(`(?i)\btool:([A-Za-z0-9_-]+)(?:[ \t]+(\{.*\}))?`)
 )
 
 // decide picks the reply for a parsed /v1/responses body.
@@ -57,6 +60,13 @@ func (s *Server) decide(body responsesBody) plan {
 		return plan{kind: "down", down: true}
 	case words["hang"]:
 		return plan{kind: "hang", status: http.StatusOK, hang: true}
+	case toolRe.MatchString(text):
+		tm := toolRe.FindStringSubmatch(text)
+		args := tm[2]
+		if args == "" {
+			args = "{}"
+		}
+		return plan{kind: "tool", status: http.StatusOK, items: []item{{Type: "function_call", Name: tm[1], Args: args}}}
 	case m != nil && strings.TrimSpace(m[1]) != "":
 		return callPlan("bash", strings.TrimSpace(m[1]))
 	case pm != nil:

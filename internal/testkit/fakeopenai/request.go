@@ -19,7 +19,7 @@ type Request struct {
 
 	// Status, Reply and Disconnected say how it was answered, once the
 	// handler has finished (Status is 0 before). Reply names the rule:
-	// echo, think, bash, patch, slow, hang, down, tool_result, error400,
+	// echo, think, tool, bash, patch, slow, hang, down, tool_result, error400,
 	// error500, models, connect, other.
 	Status       int
 	Reply        string

@@ -29,7 +29,9 @@ import (
 //     "error500": HTTP 500; "error400": HTTP 400; "down": the connection is
 //     closed without an answer (the CLI retries it for ever: an API that
 //     cannot be reached); "hang": response.created, then nothing until the
-//     client leaves; "bash:<cmd>": an exec_command function call running
+//     client leaves; "tool:<name>" or "tool:<name> {json}": a function call
+//     of <name> (a client's dynamic tool) with that JSON object as its
+//     arguments ({} without); "bash:<cmd>": an exec_command function call running
 //     <cmd> (the rest of the line); "patch:<file>": an exec_command call of
 //     apply_patch adding <file> (one line, "hello"), which the CLI turns
 //     into a file change; "edit:<file>": the same, changing that line to
