@@ -3,10 +3,12 @@ package sandbox_test
 import (
 	"bufio"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -42,8 +44,14 @@ func TestBoxEndsWithBwrap(t *testing.T) {
 		t.Errorf("the tracked process is %q, want bwrap", comm)
 	}
 	prog := p.Program()
-	// The program: the script, or the sleep it became.
-	if cmd := procFile(prog, "cmdline"); !strings.Contains(cmd, "echo ready") && cmd != "sleep\x001001\x00" {
+	// The program: the script, or the sleep it became. While the script
+	// execs the sleep its command line reads empty for a moment: read it
+	// again until the exec is through.
+	cmd := procFile(prog, "cmdline")
+	for deadline := time.Now().Add(10 * time.Second); cmd == "" && time.Now().Before(deadline); cmd = procFile(prog, "cmdline") {
+		runtime.Gosched()
+	}
+	if !strings.Contains(cmd, "echo ready") && cmd != "sleep\x001001\x00" {
 		t.Errorf("Program %d runs %q, want the program", prog, cmd)
 	}
 	family := childproc.Descendants(p.Ident(), nil)
