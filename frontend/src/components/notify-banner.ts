@@ -1,4 +1,4 @@
-// "Get notified when Claude needs you? Enable": the only place that asks the
+// "Get notified when an agent needs you? Enable": the only place that asks the
 // browser for notification permission, and only when the user clicks Enable.
 // Shown while the browser could ask (permission "default") and an agent worker
 // exists. Allowed, or ×, hides it for good (remembered in localStorage); a
@@ -34,7 +34,7 @@ export class NotifyBanner {
 
   /** onGranted runs when the person allowed notifications here (push subscribes then). */
   constructor(private readonly onGranted: () => void = () => undefined) {
-    this.text = h('span', { class: 'notify-text', role: 'status' }, 'Get notified when Claude needs you?');
+    this.text = h('span', { class: 'notify-text', role: 'status' }, 'Get notified when an agent needs you?');
     this.enableBtn = h('button', { class: 'btn btn-small btn-primary', type: 'button', title: 'Enable notifications', onClick: () => void this.enable() }, 'Enable');
     const close = h('button', { class: 'icon-btn', type: 'button', 'aria-label': 'Dismiss', title: 'Not now', onClick: () => this.dismiss() }, '×');
     this.el = h('div', { class: 'notify-banner', role: 'region', 'aria-label': 'Notifications', hidden: true },
