@@ -73,9 +73,10 @@ func TestEngineImportsNoDriver(t *testing.T) {
 
 // driverMayImport are the project packages the Claude driver may use:
 // the contract and machinery that knows no session or worker (the tool
-// bridge's MCP host, which the driver runs for its CLI, among them).
+// bridge's MCP host, which the driver runs for its CLI, and the process
+// plumbing every driver shares, among them).
 var driverMayImport = []string{
-	"internal/agent", "internal/launch", "internal/childproc", "internal/jsonscan",
+	"internal/agent", "internal/agent/agentproc", "internal/launch", "internal/childproc", "internal/jsonscan",
 	"internal/attach", "internal/wire", "internal/claudesessions", "internal/toolbridge",
 }
 

@@ -3,9 +3,9 @@ package claude
 import (
 	"context"
 	"fmt"
-	"os"
 	"syscall"
-	"time"
+
+	"github.com/agentdesk/agentdesk/internal/agent/agentproc"
 )
 
 // Close ends the process and waits for everything Start began. It closes
@@ -24,12 +24,12 @@ func (p *Process) shutdown(ctx context.Context) error {
 	grace := p.opts.grace()
 	p.closeStdin()
 	var err error
-	if !p.waitExit(ctx, grace) {
+	if !agentproc.WaitExit(ctx, p.done, grace) {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("close claude: %w", ctx.Err())
 		}
 		p.signalGroup(syscall.SIGTERM)
-		if !p.waitExit(ctx, grace) {
+		if !agentproc.WaitExit(ctx, p.done, grace) {
 			p.signalGroup(syscall.SIGKILL)
 			<-p.done // SIGKILL cannot be ignored
 		}
@@ -39,9 +39,9 @@ func (p *Process) shutdown(ctx context.Context) error {
 	// just gives ESRCH.
 	p.signalGroup(syscall.SIGKILL)
 	close(p.quit)
-	p.unblockReaders(grace)
+	agentproc.UnblockReaders(grace, agentproc.Reader{Done: p.readDone, Pipe: p.stdout}, agentproc.Reader{Done: p.stderrDone, Pipe: p.stderr})
 	p.wg.Wait()
-	closeAll(p.stdout, p.stderr)
+	agentproc.CloseAll(p.stdout, p.stderr)
 	return err
 }
 
@@ -50,45 +50,6 @@ func (p *Process) closeStdin() {
 	p.stdinClosed = true
 	p.mu.Unlock()
 	p.stdin.Close() // also fails a write stuck on a full pipe
-}
-
-// waitExit reports whether the process exited within d; ctx ending counts
-// as "no".
-func (p *Process) waitExit(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.done:
-		return true
-	case <-t.C:
-	case <-ctx.Done():
-	}
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// unblockReaders gives the pipe readers the grace to reach EOF, then forces
-// them out: a grandchild that escaped the group (setsid) may hold the pipes
-// open forever.
-func (p *Process) unblockReaders(grace time.Duration) {
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	for _, f := range []struct {
-		done <-chan struct{}
-		pipe *os.File
-	}{{p.readDone, p.stdout}, {p.stderrDone, p.stderr}} {
-		select {
-		case <-f.done:
-			continue
-		case <-t.C:
-		}
-		f.pipe.SetReadDeadline(time.Now())
-		t.Reset(0) // the grace is spent: force the other one too
-	}
 }
 
 // SignalGroup sends sig to the CLI's process group: the CLI and the tools

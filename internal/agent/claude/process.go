@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/agentdesk/agentdesk/internal/agent/agentproc"
+
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/launch"
 )
@@ -49,7 +51,7 @@ type Process struct {
 	exitSignal  string
 	stdinClosed bool
 
-	stderrBuf ring
+	stderrBuf agentproc.Tail
 	maxLine   int // MaxLineSize, read once at Start
 
 	wg        sync.WaitGroup
@@ -101,9 +103,9 @@ func StartWith(ctx context.Context, l launch.Launcher, o Options) (*Process, err
 		Cancel: syscall.SIGTERM, WaitDelay: o.grace(),
 	})
 	// The child has its own copies now; ours would hide EOF from the reader.
-	closeAll(child[:]...)
+	agentproc.CloseAll(child[:]...)
 	if err != nil {
-		closeAll(p.stdin, p.stdout, p.stderr)
+		agentproc.CloseAll(p.stdin, p.stdout, p.stderr)
 		return nil, fmt.Errorf("start claude: %w", err)
 	}
 	p.proc, p.pid, p.ident = proc, proc.Pid(), proc.Ident()
@@ -114,34 +116,12 @@ func StartWith(ctx context.Context, l launch.Launcher, o Options) (*Process, err
 	return p, nil
 }
 
-// openPipes creates the three pipes and returns the child's ends in
-// stdin, stdout, stderr order. os.Pipe files are pollable, so Close can
-// unblock a stuck write or read.
+// openPipes creates the three pipes, keeps ours and returns the child's
+// ends in stdin, stdout, stderr order.
 func (p *Process) openPipes() ([3]*os.File, error) {
-	var child [3]*os.File
-	var ours [3]*os.File
-	for i := range child {
-		r, w, err := os.Pipe()
-		if err != nil {
-			closeAll(append(child[:i], ours[:i]...)...)
-			return child, fmt.Errorf("create pipe: %w", err)
-		}
-		if i == 0 {
-			child[i], ours[i] = r, w
-		} else {
-			child[i], ours[i] = w, r
-		}
-	}
+	child, ours, err := agentproc.OpenPipes()
 	p.stdin, p.stdout, p.stderr = ours[0], ours[1], ours[2]
-	return child, nil
-}
-
-func closeAll(files ...*os.File) {
-	for _, f := range files {
-		if f != nil {
-			f.Close()
-		}
-	}
+	return child, err
 }
 
 // signalGroup signals the CLI's whole process group, so tools the CLI

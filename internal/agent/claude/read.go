@@ -6,12 +6,7 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
 )
-
-// stderrCap is how much stderr Process keeps: enough for a stack trace or
-// the CLI's error message, bounded whatever the CLI prints.
-const stderrCap = 64 << 10
 
 // maxLineSize is MaxLineSize, lowered by tests (export_test.go).
 var maxLineSize = MaxLineSize
@@ -91,31 +86,6 @@ func (p *Process) drainStderr() {
 			return
 		}
 	}
-}
-
-// ring keeps the last stderrCap bytes written to it. Safe for concurrent use.
-type ring struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (r *ring) Write(b []byte) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.buf = append(r.buf, b...)
-	// Trim only when double the cap, so copying stays amortized O(1).
-	if len(r.buf) > 2*stderrCap {
-		r.buf = append(r.buf[:0], r.buf[len(r.buf)-stderrCap:]...)
-	}
-}
-
-func (r *ring) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.buf) > stderrCap {
-		return string(r.buf[len(r.buf)-stderrCap:])
-	}
-	return string(r.buf)
 }
 
 // lastLines returns the last n non-empty lines of s, joined by " | ".

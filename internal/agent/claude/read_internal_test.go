@@ -54,18 +54,7 @@ func TestReadLine(t *testing.T) {
 	}
 }
 
-func TestRing(t *testing.T) {
-	var r ring
-	r.Write([]byte("start\n"))
-	chunk := strings.Repeat("y", 1000)
-	for range 200 { // 200 KB, over 3 times the cap
-		r.Write([]byte(chunk))
-	}
-	r.Write([]byte("\nthe end"))
-	s := r.String()
-	if len(s) != stderrCap || !strings.HasSuffix(s, "\nthe end") || strings.Contains(s, "start") {
-		t.Fatalf("len %d, suffix %q", len(s), s[len(s)-10:])
-	}
+func TestLastLines(t *testing.T) {
 	if got := lastLines("a\n\nb\nc\n", 2); got != "b | c" {
 		t.Errorf("lastLines = %q", got)
 	}

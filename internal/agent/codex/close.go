@@ -3,10 +3,9 @@ package codex
 import (
 	"context"
 	"fmt"
-	"os"
-	"sync"
 	"syscall"
-	"time"
+
+	"github.com/agentdesk/agentdesk/internal/agent/agentproc"
 )
 
 // Close ends the process and waits for everything Start began. It closes
@@ -25,12 +24,12 @@ func (p *Process) shutdown(ctx context.Context) error {
 	grace := p.opts.grace()
 	p.closeStdin()
 	var err error
-	if !p.waitExit(ctx, grace) {
+	if !agentproc.WaitExit(ctx, p.done, grace) {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("close codex: %w", ctx.Err())
 		}
 		p.Signal(syscall.SIGTERM)
-		if !p.waitExit(ctx, grace) {
+		if !agentproc.WaitExit(ctx, p.done, grace) {
 			p.Signal(syscall.SIGKILL)
 			<-p.done // SIGKILL cannot be ignored
 		}
@@ -38,9 +37,9 @@ func (p *Process) shutdown(ctx context.Context) error {
 	// Sweep what the CLI left in its group; an empty group gives ESRCH.
 	p.Signal(syscall.SIGKILL)
 	close(p.quit)
-	p.unblockReaders(grace)
+	agentproc.UnblockReaders(grace, agentproc.Reader{Done: p.readDone, Pipe: p.stdout}, agentproc.Reader{Done: p.stderrDone, Pipe: p.stderr})
 	p.wg.Wait()
-	closeAll(p.stdout, p.stderr)
+	agentproc.CloseAll(p.stdout, p.stderr)
 	p.cancel()
 	return err
 }
@@ -52,68 +51,4 @@ func (p *Process) closeStdin() {
 	p.stdinShut = true
 	p.mu.Unlock()
 	p.stdin.Close()
-}
-
-// waitExit reports whether the process exited within d; ctx ending counts
-// as "no".
-func (p *Process) waitExit(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.done:
-		return true
-	case <-t.C:
-	case <-ctx.Done():
-	}
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// unblockReaders gives the pipe readers the grace to reach EOF, then
-// forces them out: a grandchild that left the group (a command Codex ran
-// in its own PTY session) may hold the pipes open for ever.
-func (p *Process) unblockReaders(grace time.Duration) {
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	for _, f := range []struct {
-		done <-chan struct{}
-		pipe *os.File
-	}{{p.readDone, p.stdout}, {p.stderrDone, p.stderr}} {
-		select {
-		case <-f.done:
-			continue
-		case <-t.C:
-		}
-		f.pipe.SetReadDeadline(time.Now())
-		t.Reset(0) // the grace is spent: force the other one too
-	}
-}
-
-// stderrCap is how much stderr a Process keeps.
-const stderrCap = 64 << 10
-
-// ring keeps the last stderrCap bytes written to it. Safe for concurrent
-// use.
-type ring struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (r *ring) Write(b []byte) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.buf = append(r.buf, b...)
-	if len(r.buf) > 2*stderrCap { // trim rarely: amortized O(1)
-		r.buf = append(r.buf[:0], r.buf[len(r.buf)-stderrCap:]...)
-	}
-}
-
-func (r *ring) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return string(r.buf[max(0, len(r.buf)-stderrCap):])
 }

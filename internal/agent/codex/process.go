@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentdesk/agentdesk/internal/agent/agentproc"
+
 	"github.com/agentdesk/agentdesk/internal/childproc"
 	"github.com/agentdesk/agentdesk/internal/launch"
 )
@@ -76,7 +78,7 @@ type Process struct {
 	exitSignal string
 	stdinShut  bool
 
-	stderrBuf ring
+	stderrBuf agentproc.Tail
 	wg        sync.WaitGroup
 	closeOnce sync.Once
 	closeErr  error
@@ -115,10 +117,10 @@ func Start(ctx context.Context, l launch.Launcher, o Options) (*Process, error) 
 		Stdin: child[0], Stdout: child[1], Stderr: child[2],
 		Cancel: syscall.SIGKILL, WaitDelay: o.grace(),
 	})
-	closeAll(child[:]...) // the child has its own copies; ours would hide EOF
+	agentproc.CloseAll(child[:]...) // the child has its own copies; ours would hide EOF
 	if err != nil {
 		cancel()
-		closeAll(p.stdin, p.stdout, p.stderr)
+		agentproc.CloseAll(p.stdin, p.stdout, p.stderr)
 		return nil, fmt.Errorf("start codex: %w", err)
 	}
 	p.proc, p.ident, p.cancel = proc, proc.Ident(), cancel
@@ -128,33 +130,12 @@ func Start(ctx context.Context, l launch.Launcher, o Options) (*Process, error) 
 	return p, nil
 }
 
-// openPipes creates the three pipes and returns the child's ends in
-// stdin, stdout, stderr order. os.Pipe files are pollable, so Close can
-// unblock a stuck write or read.
+// openPipes creates the three pipes, keeps ours and returns the child's
+// ends in stdin, stdout, stderr order.
 func (p *Process) openPipes() ([3]*os.File, error) {
-	var child, ours [3]*os.File
-	for i := range child {
-		r, w, err := os.Pipe()
-		if err != nil {
-			closeAll(append(child[:i], ours[:i]...)...)
-			return child, fmt.Errorf("create pipe: %w", err)
-		}
-		if i == 0 {
-			child[i], ours[i] = r, w
-		} else {
-			child[i], ours[i] = w, r
-		}
-	}
+	child, ours, err := agentproc.OpenPipes()
 	p.stdin, p.stdout, p.stderr = ours[0], ours[1], ours[2]
-	return child, nil
-}
-
-func closeAll(files ...*os.File) {
-	for _, f := range files {
-		if f != nil {
-			f.Close()
-		}
-	}
+	return child, err
 }
 
 // wait is the only caller of the launched process's Wait.
