@@ -44,7 +44,8 @@ type renderer struct {
 
 // builds counts how often the renderer was built: once at most, on first
 // use, so that a server that renders no markdown pays nothing for it but
-// the init of the packages it links (tests check that start-up builds it not).
+// the init of the packages it links (TestStartLoadsNoFeature checks that
+// start-up does not build it).
 var builds atomic.Int32
 
 // get builds the renderer on first use (Render or CSS), not at start.
