@@ -20,7 +20,8 @@ type codexBox struct {
 	userCodex  string
 	s          *server
 	id         ids
-	sessionDir string // the box's private home's parent, <data>/sandbox/<session>
+	sessionDir string   // the box's private home's parent, <data>/sandbox/<session>
+	env        []string // agentdesk's, besides os.Environ
 }
 
 func newCodexBox(t *testing.T) *codexBox {
@@ -33,7 +34,8 @@ func newCodexBox(t *testing.T) *codexBox {
 	if err := os.WriteFile(filepath.Join(c.userCodex, "auth.json"), []byte(`{"OPENAI_API_KEY":"sk-user-login"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c.s = startServerWith(t, w.data, fakeCLI, append(env, "AGENTDESK_CODEX="+bin, "AGENTDESK_STALL_AFTER=9m")...)
+	c.env = append(env, "AGENTDESK_CODEX="+bin, "AGENTDESK_STALL_AFTER=9m")
+	c.s = startServerWith(t, w.data, fakeCLI, c.env...)
 	var sess struct {
 		ID      string
 		Sandbox string
@@ -49,14 +51,32 @@ func newCodexBox(t *testing.T) *codexBox {
 	return c
 }
 
-// turn sends text to the Codex chat and waits for its result.
-func (c *codexBox) turn(t *testing.T, text string) {
+// restart starts agentdesk again on the same data dir, as before.
+func (c *codexBox) restart(t *testing.T) *server {
+	t.Helper()
+	return startServerWith(t, c.data, fakeCLI, c.env...)
+}
+
+// thread is the chat's Codex thread (Worker.conversationId).
+func (c *codexBox) thread(t *testing.T) string {
+	t.Helper()
+	var w struct{ ConversationID string }
+	c.s.mustJSON("GET", "/api"+c.id.sdkPath(), "", 200, &w)
+	if w.ConversationID == "" {
+		t.Fatal("the Codex chat has no thread")
+	}
+	return w.ConversationID
+}
+
+// turn sends text to the Codex chat and waits for its result, the chat's
+// n-th.
+func (c *codexBox) turn(t *testing.T, text string, n int) {
 	t.Helper()
 	rec := recordSDK(c.s.dial("/ws" + c.id.sdkPath()))
 	defer rec.close()
 	body, _ := json.Marshal(map[string]string{"content": text})
 	c.s.mustJSON("POST", "/api"+c.id.sdkPath()+"/input", string(body), 202, nil)
-	if !rec.waitFor(guard, func(_ []message, results int, _ []string) bool { return results > 0 }) {
+	if !rec.waitFor(guard, func(_ []message, results int, _ []string) bool { return results >= n }) {
 		t.Fatalf("the turn never ended; stderr:\n%s", c.s.stderr)
 	}
 }
@@ -66,11 +86,12 @@ func (c *codexBox) turn(t *testing.T, text string) {
 // written or read, loopback only, no AGENTDESK_* variable), Codex reaches
 // its API at the address of its config.toml, with the key its provider
 // names; its CODEX_HOME is the box's own, seeded with the user's login,
-// where its thread lands, and the user's CODEX_HOME gets nothing. Deleting
-// the session leaves no process of the box.
+// where its thread lands (and is resumed from after a restart), and the
+// user's CODEX_HOME gets nothing. Deleting the session leaves no process
+// of the box.
 func TestSandboxCodex(t *testing.T) {
 	c := newCodexBox(t)
-	c.turn(t, `bash: sh probe.sh result-codex.txt; echo "home=$CODEX_HOME key=$FAKE_OPENAI_KEY" > env.txt`)
+	c.turn(t, `bash: sh probe.sh result-codex.txt; echo "home=$CODEX_HOME key=$FAKE_OPENAI_KEY" > env.txt`, 1)
 	reqs := c.openai.ResponseRequests()
 	if len(reqs) < 2 || !strings.Contains(string(reqs[1].RawBody), "function_call_output") {
 		t.Fatalf("the fake API got %d requests; the command's output never went back; stderr:\n%s", len(reqs), c.s.stderr)
@@ -97,6 +118,19 @@ func TestSandboxCodex(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(c.userCodex, "sessions")); !os.IsNotExist(err) {
 		t.Errorf("the chat wrote threads to the user's CODEX_HOME: %v", err)
+	}
+
+	// After a restart the chat resumes its thread from the box's home.
+	thread := c.thread(t)
+	c.s.stop()
+	c.s = c.restart(t)
+	c.turn(t, "and again in the box", 2)
+	if got := c.thread(t); got != thread {
+		t.Errorf("after a restart the chat runs thread %s, want %s resumed from the box's CODEX_HOME", got, thread)
+	}
+	reqs = c.openai.ResponseRequests()
+	if last := string(reqs[len(reqs)-1].RawBody); !strings.Contains(last, "result-codex.txt") || !strings.Contains(last, "and again in the box") {
+		t.Errorf("the turn after the restart did not continue the thread: %.300s", last)
 	}
 
 	ps := descendants(c.s.cmd.Process.Pid)
