@@ -87,8 +87,8 @@ func (c *codexBox) turn(t *testing.T, text string, n int) {
 // its API at the address of its config.toml, with the key its provider
 // names; its CODEX_HOME is the box's own, seeded with the user's login,
 // where its thread lands (and is resumed from after a restart), and the
-// user's CODEX_HOME gets nothing. Deleting the session leaves no process
-// of the box.
+// user's CODEX_HOME gets nothing. Stopping the chat (DELETE of the
+// worker), and deleting the session, leave no process of the box.
 func TestSandboxCodex(t *testing.T) {
 	c := newCodexBox(t)
 	c.turn(t, `bash: sh probe.sh result-codex.txt; echo "home=$CODEX_HOME key=$FAKE_OPENAI_KEY" > env.txt`, 1)
@@ -133,12 +133,18 @@ func TestSandboxCodex(t *testing.T) {
 		t.Errorf("the turn after the restart did not continue the thread: %.300s", last)
 	}
 
+	// Stopping the chat (DELETE of the worker) ends the box's processes,
+	// Codex's included; deleting the session leaves none either.
 	ps := descendants(c.s.cmd.Process.Pid)
 	if len(ps) == 0 {
 		t.Fatal("no process of the session's box runs")
 	}
+	c.s.mustJSON("DELETE", "/api"+c.id.sdkPath(), "", 204, nil)
+	checkEnded(t, "after DELETE of the Codex chat", ps)
 	c.s.mustJSON("DELETE", "/api/sessions/"+c.id.session, "", 204, nil)
-	checkEnded(t, "after DELETE of the sandboxed Codex session", ps)
+	if left := descendants(c.s.cmd.Process.Pid); len(left) > 0 {
+		t.Errorf("after DELETE of the session %d processes run below agentdesk", len(left))
+	}
 	c.s.stop()
 }
 
