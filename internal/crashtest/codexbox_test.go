@@ -24,7 +24,7 @@ type codexBox struct {
 	env        []string // agentdesk's, besides os.Environ
 }
 
-func newCodexBox(t *testing.T) *codexBox {
+func newCodexBox(t *testing.T, level string) *codexBox {
 	t.Helper()
 	requireSandbox(t)
 	bin := fakeopenai.RequireCodex(t)
@@ -41,8 +41,8 @@ func newCodexBox(t *testing.T) *codexBox {
 		Sandbox string
 		Workers []struct{ ID, Agent string }
 	}
-	c.s.mustJSON("POST", "/api/sessions", `{"cwd":"`+w.work+`","agent":"codex","sandbox":"workspace","permissionMode":"never"}`, 201, &sess)
-	if sess.Sandbox != "workspace" || len(sess.Workers) != 1 || sess.Workers[0].Agent != "codex" {
+	c.s.mustJSON("POST", "/api/sessions", `{"cwd":"`+w.work+`","agent":"codex","sandbox":"`+level+`","permissionMode":"never"}`, 201, &sess)
+	if sess.Sandbox != level || len(sess.Workers) != 1 || sess.Workers[0].Agent != "codex" {
 		b, _ := json.Marshal(sess)
 		t.Fatalf("session %s", b)
 	}
@@ -90,7 +90,7 @@ func (c *codexBox) turn(t *testing.T, text string, n int) {
 // user's CODEX_HOME gets nothing. Stopping the chat (DELETE of the
 // worker), and deleting the session, leave no process of the box.
 func TestSandboxCodex(t *testing.T) {
-	c := newCodexBox(t)
+	c := newCodexBox(t, "workspace")
 	c.turn(t, `bash: sh probe.sh result-codex.txt; echo "home=$CODEX_HOME key=$FAKE_OPENAI_KEY" > env.txt`, 1)
 	reqs := c.openai.ResponseRequests()
 	if len(reqs) < 2 || !strings.Contains(string(reqs[1].RawBody), "function_call_output") {
@@ -165,4 +165,17 @@ func holdsFile(t *testing.T, dir, suffix string) bool {
 		t.Fatal(err)
 	}
 	return found
+}
+
+// TestSandboxCodexNet: with workspace+net Codex reaches its API at the
+// address of its config.toml over the host's network (nothing bridged),
+// and its command runs in the box, with the box's CODEX_HOME.
+func TestSandboxCodexNet(t *testing.T) {
+	c := newCodexBox(t, "workspace+net")
+	c.turn(t, `bash: echo "home=$CODEX_HOME proxy=${HTTPS_PROXY-none}" > env.txt`, 1)
+	want := "home=" + filepath.Join(c.sessionDir, "home", ".codex") + " proxy=none\n"
+	if b, err := os.ReadFile(filepath.Join(c.work, "env.txt")); err != nil || string(b) != want {
+		t.Errorf("the command saw %q (%v), want %q", b, err, want)
+	}
+	c.s.stop()
 }
