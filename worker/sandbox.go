@@ -51,7 +51,8 @@ type AgentBox struct {
 	Pass, Set []string
 	// EndpointVar names the variable holding its API's URL, and
 	// EndpointURL is that URL when Config.ChildEnv has none; "" for an
-	// agent that needs no network.
+	// agent that needs no network, or whose API is in its own config
+	// (FromConfig).
 	EndpointVar, EndpointURL string
 	// FromConfig, when not nil, is read each time a session's box is
 	// worked out (creation, load): the API addresses the agent takes from
