@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -96,18 +97,31 @@ func codexReach(home string, log *slog.Logger) (urls, pass []string) {
 }
 
 // keepable are the urls a box can reach at their own address: https, or
-// http on 127.0.0.1 or localhost (sandbox.Endpoint).
+// http on 127.0.0.1 or localhost at a port from 1024 (sandbox.Endpoint:
+// the bridge listens on that port in the box, whose processes have no
+// capability to bind a lower one).
 func keepable(urls []string, log *slog.Logger) []string {
 	var out []string
 	for _, s := range urls {
-		u, err := url.Parse(s)
-		ok := err == nil && (u.Scheme == "https" ||
-			(u.Scheme == "http" && (u.Hostname() == "127.0.0.1" || u.Hostname() == "localhost")))
-		if !ok {
-			log.Warn("sandboxed sessions: a Codex chat in a workspace box cannot reach this API address (only https, or http on 127.0.0.1 or localhost); use the level workspace+net", "url", s)
+		if !keptInBox(s) {
+			log.Warn("sandboxed sessions: a Codex chat in a workspace box cannot reach this API address (only https, or http on 127.0.0.1 or localhost at a port from 1024); use the level workspace+net", "url", s)
 			continue
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+func keptInBox(s string) bool {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return false
+	case u.Scheme == "https":
+		return true
+	case u.Scheme != "http" || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost"):
+		return false
+	}
+	port, err := strconv.Atoi(u.Port())
+	return err == nil && port >= 1024
 }

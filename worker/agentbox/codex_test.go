@@ -16,7 +16,7 @@ import (
 // read again for each box: a custom provider's base_url with its env_key,
 // the one a profile picks, a built-in local provider, the built-in OpenAI
 // provider (also with no config at all); an address the box cannot keep
-// (http off loopback) is left out.
+// (http off loopback, or below port 1024) is left out.
 func TestCodexFromConfig(t *testing.T) {
 	user := t.TempDir()
 	a := agentbox.Codex(worker.Config{ChildEnv: []string{"CODEX_HOME=" + user}}, slog.New(slog.DiscardHandler))
@@ -39,6 +39,7 @@ func TestCodexFromConfig(t *testing.T) {
 			[]string{"https://proxy.example.com/v1", "https://chatgpt.com", "https://auth.openai.com"}, nil},
 		{"off loopback", "model_provider = \"lan\"\n[model_providers.lan]\nbase_url = \"http://192.0.2.7:8000/v1\"\nenv_key = \"LAN_KEY\"\n",
 			nil, []string{"LAN_KEY"}},
+		{"low port", "model_provider = \"web\"\n[model_providers.web]\nbase_url = \"http://localhost/v1\"\n", nil, nil},
 		{"broken", "model_provider = [", openai, nil},
 	} {
 		file := filepath.Join(user, "config.toml")
