@@ -77,7 +77,7 @@ func run(args []string) error {
 	// agents call it. Its sessions and push sender come with the domain.
 	bridge := tools.New(tools.Options{Log: log})
 	wcfg := worker.Config{ClaudePath: cfg.claude, ChildEnv: childEnv(), WorktreeDir: cfg.worktreeDir, StallAfter: cfg.stallAfter, Tools: bridge.Registry()}
-	boxes := sandboxOptions(context.Background(), cfg.dataDir, wcfg, log)
+	boxes := sandboxOptions(context.Background(), cfg.dataDir, wcfg, cfg.codex, log)
 	codexHomes := filepath.Join(cfg.dataDir, "codex") // a CODEX_HOME per session (kinds.go)
 	mgr := worker.NewManager(worker.Options{
 		Store:       store,

@@ -24,6 +24,11 @@ type Config struct {
 	Seed string
 	// Overrides are `-c` values for every start (Args).
 	Overrides []string
+	// Sandbox is Codex's own sandbox mode for every thread ("":
+	// DefaultSandbox). A chat that runs in agentdesk's box asks for
+	// FullAccess: the box is its sandbox (Codex's would nest bwrap, which
+	// the box's dropped capabilities refuse).
+	Sandbox string
 	// Version introduces agentdesk in initialize ("": "dev").
 	Version string
 }
@@ -70,6 +75,7 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 	so := SessionOptions{
 		Process:    Options{Path: d.cfg.Path, Overrides: d.cfg.Overrides, Dir: o.Dir, Env: env, Marker: o.Marker},
 		Settings:   Settings{Model: o.Settings.Model, Policy: o.Settings.PermissionMode},
+		Sandbox:    d.cfg.Sandbox,
 		Allowed:    rules(o.AllowedTools),
 		ClientName: "agentdesk", ClientVersion: d.cfg.Version,
 		Tools: o.Tools.Registry, ToolScope: o.Tools.Scope,

@@ -41,6 +41,11 @@ type SessionOptions struct {
 // and has no network.
 const DefaultSandbox = "workspace-write"
 
+// FullAccess is the sandbox mode without Codex's own sandbox: commands run
+// with the rights of the CLI itself (danger-full-access). agentdesk asks
+// for it only for a chat that runs inside its own box.
+const FullAccess = "danger-full-access"
+
 // maxBatch bounds a batch of Outs: entries, then bytes.
 const (
 	maxBatch      = 256
