@@ -73,6 +73,9 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 		Allowed:    rules(o.AllowedTools),
 		ClientName: "agentdesk", ClientVersion: d.cfg.Version,
 		Tools: o.Tools.Registry, ToolScope: o.Tools.Scope,
+		DeveloperInstructions: o.Limits.AppendSystemPrompt,
+		Config:                ThreadConfig(o.MCPServers, o.Limits.AddDirs, o.AllowedTools, o.Limits.DisallowedTools),
+		Limits:                Limits{MaxTurns: o.Limits.MaxTurns, MaxBudgetUSD: o.Limits.MaxBudgetUSD},
 	}
 	if so.ClientVersion == "" {
 		so.ClientVersion = "dev"
