@@ -97,7 +97,7 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 func rules(tools []string) []Rule {
 	var out []Rule
 	for _, t := range tools {
-		if r, ok := ParseRule(t); ok {
+		if r, ok := readRule(t); ok {
 			out = append(out, r)
 		}
 	}
