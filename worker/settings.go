@@ -94,6 +94,11 @@ func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req Setting
 	if err != nil {
 		return Info{}, err
 	}
+	if info.Agent == AgentCodex && (req.AllowedTools != nil || req.DisallowedTools != nil) {
+		if err := checkCodexRules(allowed, limits); err != nil {
+			return Info{}, err
+		}
+	}
 	sess, err := a.m.Session(sid)
 	if err != nil {
 		return Info{}, err
