@@ -172,3 +172,39 @@ func TestRealMaxBudget(t *testing.T) {
 		t.Fatalf("%d requests, want 2: the last message must not reach the model", n)
 	}
 }
+
+// TestRealResumeConfig: a thread resumed by a new process runs the MCP
+// servers of that start; it keeps the developer instructions it started
+// with (Codex records them in the thread and replays them), which is why
+// the API refuses a change of a started Codex conversation's prompt.
+func TestRealResumeConfig(t *testing.T) {
+	bin, err := mcpstdiotest.Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, "")
+	first, c := h.open(SessionOptions{DeveloperInstructions: "FIRST-MARKER"})
+	if err := first.Send(t.Context(), Message{ID: "u-1", Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "result", isResult)
+	thread := first.Thread()
+	first.Close(t.Context())
+	cfg := ThreadConfig([]agent.MCPServer{{Name: "pinger", Type: "stdio", Command: bin}}, nil, nil, nil)
+	s, c2 := h.open(SessionOptions{Thread: thread, DeveloperInstructions: "SECOND-MARKER", Config: cfg})
+	if s.Thread() != thread || s.Resumed() != nil {
+		t.Fatalf("not resumed: %q %v", s.Thread(), s.Resumed())
+	}
+	if err := s.Send(t.Context(), Message{ID: "u-2", Text: "hello again"}); err != nil {
+		t.Fatal(err)
+	}
+	c2.wait(t, "result", isResult)
+	reqs := h.api.ResponseRequests()
+	if body := string(reqs[len(reqs)-1].RawBody); !strings.Contains(body, "FIRST-MARKER") || strings.Contains(body, "SECOND-MARKER") {
+		t.Errorf("Codex changed how it resumes instructions: the API's refusal of a new prompt may go")
+	}
+	list, err := s.MCPStatus(t.Context())
+	if err != nil || len(list) != 1 || list[0].Name != "pinger" {
+		t.Errorf("status %+v %v", list, err)
+	}
+}
