@@ -50,13 +50,10 @@ func toolItem(typ string) bool {
 	return false
 }
 
-// SetLimits sets the limits the Translator enforces.
-func (t *Translator) SetLimits(l Limits) { t.lim.Limits = l }
-
-// watch follows m for the limits; true when the running turn must be
-// interrupted now (a limit was reached). Call it after Feed.
-func (t *Translator) watch(m Msg) bool {
-	l := &t.lim
+// watch follows m for the limits, the thread running model; true when
+// the running turn must be interrupted now (a limit was reached). Call it
+// after the Translator's Feed.
+func (l *limiter) watch(m Msg, model string) bool {
 	if l.MaxTurns <= 0 && l.MaxBudgetUSD <= 0 {
 		return false
 	}
@@ -67,7 +64,7 @@ func (t *Translator) watch(m Msg) bool {
 	case "item/started", "item/completed":
 		return l.item(m)
 	case "thread/tokenUsage/updated":
-		return l.request(m.Params, t.model)
+		return l.request(m.Params, model)
 	}
 	return false
 }
@@ -144,8 +141,8 @@ func (l *limiter) request(raw json.RawMessage, model string) bool {
 }
 
 // spentAll reports whether the process spent its budget.
-func (t *Translator) spentAll() bool {
-	return t.lim.MaxBudgetUSD > 0 && t.lim.spent >= t.lim.MaxBudgetUSD
+func (l *limiter) spentAll() bool {
+	return l.MaxBudgetUSD > 0 && l.spent >= l.MaxBudgetUSD
 }
 
 // limitText is what a result at limit subtype says (Claude's words).
@@ -158,7 +155,7 @@ func (l *limiter) limitText(subtype string) string {
 
 // budgetResult is the result of a message the process got after it spent
 // its budget: no turn started.
-func (t *Translator) budgetResult() Out {
+func budgetResult(t *Translator) Out {
 	return t.message("result", map[string]any{
 		"subtype": SubtypeMaxBudget, "is_error": true, "duration_ms": 0, "num_turns": 0, "result": "",
 		"stop_reason": nil, "errors": []string{t.lim.limitText(SubtypeMaxBudget)},

@@ -80,26 +80,26 @@ func TestLimiterTurns(t *testing.T) {
 	started := Msg{Method: "turn/started", Params: json.RawMessage(`{}`)}
 
 	tr := NewTranslator(Thread{})
-	tr.SetLimits(Limits{MaxTurns: 1})
+	tr.lim.Limits = Limits{MaxTurns: 1}
 	// A tool that starts before the step's usage and ends after it.
 	for i, m := range []Msg{started, item("item/started", "commandExecution", "c1"), usage(100)} {
-		if tr.watch(m) {
+		if tr.lim.watch(m, "gpt-fake") {
 			t.Fatalf("stopped at message %d", i)
 		}
 	}
-	if !tr.watch(item("item/completed", "commandExecution", "c1")) || tr.lim.hit != SubtypeMaxTurns {
+	if !tr.lim.watch(item("item/completed", "commandExecution", "c1"), "gpt-fake") || tr.lim.hit != SubtypeMaxTurns {
 		t.Fatal("the tool at the limit ran: want a stop")
 	}
 	// Text only: the turn ends by itself.
 	for i, m := range []Msg{started, item("item/started", "agentMessage", "m1"), usage(200), item("item/completed", "agentMessage", "m1")} {
-		if tr.watch(m) {
+		if tr.lim.watch(m, "gpt-fake") {
 			t.Fatalf("text only: stopped at message %d", i)
 		}
 	}
 	// The same total again is no new request.
-	tr.SetLimits(Limits{MaxTurns: 2})
+	tr.lim.Limits = Limits{MaxTurns: 2}
 	for i, m := range []Msg{started, usage(300), usage(300)} {
-		if tr.watch(m) {
+		if tr.lim.watch(m, "gpt-fake") {
 			t.Fatalf("a repeated total: stopped at message %d", i)
 		}
 	}
@@ -107,12 +107,12 @@ func TestLimiterTurns(t *testing.T) {
 		t.Fatalf("%d steps, want 1", tr.lim.steps)
 	}
 	// The budget, at gpt-5's price ($0.0002025 a request here).
-	b := NewTranslator(Thread{Model: "gpt-5"})
-	b.SetLimits(Limits{MaxBudgetUSD: 0.0003})
-	if b.watch(started) || b.watch(usage(100)) || b.spentAll() {
+	b := NewTranslator(Thread{})
+	b.lim.Limits = Limits{MaxBudgetUSD: 0.0003}
+	if b.lim.watch(started, "gpt-5") || b.lim.watch(usage(100), "gpt-5") || b.lim.spentAll() {
 		t.Fatal("stopped below the budget")
 	}
-	if !b.watch(usage(200)) || b.lim.hit != SubtypeMaxBudget || !b.spentAll() {
+	if !b.lim.watch(usage(200), "gpt-5") || b.lim.hit != SubtypeMaxBudget || !b.lim.spentAll() {
 		t.Fatal("the request that reached the budget did not stop the turn")
 	}
 }

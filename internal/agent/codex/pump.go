@@ -59,7 +59,7 @@ func (s *Session) feed(m Msg) []Out {
 	}
 	s.mu.Lock()
 	outs, reply := s.tr.Feed(m)
-	if s.tr.watch(m) {
+	if s.tr.lim.watch(m, s.tr.model) {
 		s.stopTurn(s.tr.Thread(), s.turn)
 	}
 	switch m.Method {
@@ -111,8 +111,8 @@ func (m Message) input() []Input {
 func (s *Session) Send(ctx context.Context, m Message) error {
 	s.mu.Lock()
 	thread, turn, next := s.tr.Thread(), s.turn, s.next
-	if turn == "" && s.tr.spentAll() {
-		r := s.tr.budgetResult()
+	if turn == "" && s.tr.lim.spentAll() {
+		r := budgetResult(s.tr)
 		s.mu.Unlock()
 		return s.emit(ctx, r)
 	}

@@ -101,7 +101,7 @@ func Open(ctx context.Context, l launch.Launcher, o SessionOptions) (*Session, e
 	}
 	s.tr = NewTranslator(t)
 	s.tr.Allow(o.Allowed...)
-	s.tr.SetLimits(o.Limits)
+	s.tr.lim.Limits = o.Limits
 	if s.tools != nil {
 		s.tr.BridgeNames()
 	}
