@@ -3,9 +3,11 @@ package chat
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/internal/testkit/mcpstdio/mcpstdiotest"
 	"github.com/agentdesk/agentdesk/worker"
 )
@@ -60,6 +62,33 @@ func TestCodexChatLimits(t *testing.T) {
 	}
 	if !strings.Contains(string(s.api.ResponseRequests()[0].RawBody), "APPENDED-MARKER-CODEX") {
 		t.Error("the appended prompt is not in the request")
+	}
+	for _, f := range a.frames {
+		if f.Type == "exit" || f.Type == "error" {
+			t.Errorf("a limit showed as %s: %s", f.Type, f.raw)
+		}
+	}
+}
+
+// TestCodexChatBudget: a Codex chat gets what is left of the budget; the
+// turn that reaches it ends as the limit (not a crash), and the next
+// message gets the limit at once, without asking the model.
+func TestCodexChatBudget(t *testing.T) {
+	s := newCodexSetup(t)
+	// gpt-5's price: each fake request costs $0.0002025; $0.0003 is left.
+	o := harnessOptions{limits: worker.Limits{MaxBudgetUSD: 0.001}, spent: func() (float64, error) { return 0.0007, nil },
+		driver: codex.NewDriver(codex.Config{Path: s.bin, Overrides: []string{`model="gpt-5"`}})}
+	o.path, o.baseEnv, o.cwd = s.bin, s.env, s.cwd
+	h := newHarness(t, o)
+	a := attach(t, h.rt, "")
+	for i, want := range []string{"success", "error_max_budget_usd", "error_max_budget_usd"} {
+		send(t, h, "hello "+strconv.Itoa(i))
+		if sub, _ := resultOf(t, a.until(isResult)); sub != want {
+			t.Fatalf("turn %d: %s, want %s", i, sub, want)
+		}
+	}
+	if n := len(s.api.ResponseRequests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
 	}
 	for _, f := range a.frames {
 		if f.Type == "exit" || f.Type == "error" {

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/internal/testkit/fakeopenai"
-
 	"github.com/agentdesk/agentdesk/internal/agent"
+	"github.com/agentdesk/agentdesk/internal/testkit/fakeopenai"
 	"github.com/agentdesk/agentdesk/internal/testkit/mcpstdio/mcpstdiotest"
 )
 
