@@ -74,7 +74,7 @@ func (r *Runtime) ToggleMCP(ctx context.Context, name string, enabled bool) erro
 	if errors.Is(err, agent.ErrRestart) {
 		// Stored, the change reaches the agent at its next start, which
 		// the chat makes before the next message (refresh).
-		return fmt.Errorf("%w: %w", err, worker.ErrNotFound)
+		return fmt.Errorf("%w; a server the session stores is turned off or on from the chat's next message: %w", err, worker.ErrNotFound)
 	}
 	return err
 }

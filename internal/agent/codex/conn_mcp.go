@@ -24,10 +24,11 @@ func (c *conn) MCPStatus(ctx context.Context) ([]agent.MCPStatus, error) {
 // errToggle is Codex 0.171's answer to a toggle: app-server has no way to
 // turn one server of a running thread off or on (config/batchWrite
 // writes config.toml, which cannot hold a server given as the thread's
-// config, and reloads apply only at a later turn), so the change holds
-// from the next start, which the chat makes before its next message.
+// config, and reloads apply only at a later turn), so a change the
+// session stores holds from the next start, which the chat makes before
+// its next message.
 var errToggle = agent.NewError(agent.ErrRestart,
-	"Codex turns an MCP server off or on only when it starts: the change holds from the chat's next message")
+	"Codex turns an MCP server off or on only when it starts")
 
 // ToggleMCP answers errToggle (agent.ErrRestart): see there.
 func (c *conn) ToggleMCP(context.Context, string, bool) error { return errToggle }
