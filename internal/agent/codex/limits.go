@@ -12,8 +12,10 @@ import (
 type Limits struct {
 	// MaxTurns bounds the model requests of one turn (the agent's steps
 	// per user message, as Claude's --max-turns counts them): after the
-	// last step allowed, its tools run, then the turn is interrupted
-	// before the next request and ends as error_max_turns.
+	// last step allowed, its tools run, then the turn is interrupted and
+	// ends as error_max_turns. Codex may have sent the next request by
+	// the time the interrupt lands: it is cut off, or its reply shown if
+	// it finished first (the result says the limit either way).
 	MaxTurns int
 	// MaxBudgetUSD bounds what the process may spend, at the model's list
 	// price (usage.go): checked after each model request; the turn that
