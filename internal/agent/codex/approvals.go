@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -88,7 +87,7 @@ func (t *Translator) request(m Msg) ([]Out, *Reply) {
 	default:
 		return nil, &Reply{ID: m.ID, Err: &RPCError{Code: -32601, Message: "agentdesk does not handle " + m.Method}}
 	}
-	if a.rule.Tool != "" && slices.Contains(t.allowed, a.rule) {
+	if a.rule.Tool != "" && allowedBy(t.allowed, a.rule) {
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"decision": "accept"}}
 	}
 	a.rpcID, a.method = m.ID, m.Method

@@ -79,6 +79,9 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 		Allowed:    rules(o.AllowedTools),
 		ClientName: "agentdesk", ClientVersion: d.cfg.Version,
 		Tools: o.Tools.Registry, ToolScope: o.Tools.Scope,
+		DeveloperInstructions: o.Limits.AppendSystemPrompt,
+		Config:                ThreadConfig(o.MCPServers, o.Limits.AddDirs, o.AllowedTools, o.Limits.DisallowedTools),
+		Limits:                Limits{MaxTurns: o.Limits.MaxTurns, MaxBudgetUSD: o.Limits.MaxBudgetUSD},
 	}
 	if so.ClientVersion == "" {
 		so.ClientVersion = "dev"
@@ -100,7 +103,7 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 func rules(tools []string) []Rule {
 	var out []Rule
 	for _, t := range tools {
-		if r, ok := ParseRule(t); ok {
+		if r, ok := readRule(t); ok {
 			out = append(out, r)
 		}
 	}

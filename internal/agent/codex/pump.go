@@ -38,6 +38,9 @@ func (s *Session) pump(held []Msg, msgs <-chan Msg) {
 				batch = append(batch, o)
 				size += len(o.Raw)
 			}
+		case o := <-s.extra:
+			batch = append(batch, o)
+			size += len(o.Raw)
 		case out <- batch:
 			batch, size = nil, 0
 		case <-s.quit:
@@ -56,6 +59,9 @@ func (s *Session) feed(m Msg) []Out {
 	}
 	s.mu.Lock()
 	outs, reply := s.tr.Feed(m)
+	if s.tr.lim.watch(m, s.tr.model) {
+		s.stopTurn(s.tr.Thread(), s.turn)
+	}
 	switch m.Method {
 	case "turn/started":
 		s.turn = s.tr.Turn()
@@ -105,6 +111,11 @@ func (m Message) input() []Input {
 func (s *Session) Send(ctx context.Context, m Message) error {
 	s.mu.Lock()
 	thread, turn, next := s.tr.Thread(), s.turn, s.next
+	if turn == "" && s.tr.lim.spentAll() {
+		r := budgetResult(s.tr)
+		s.mu.Unlock()
+		return s.emit(ctx, r)
+	}
 	s.mu.Unlock()
 	if turn != "" {
 		err := s.p.SteerTurn(ctx, thread, turn, m.ID, m.input())

@@ -68,6 +68,7 @@ type Translator struct {
 	byRPC   map[string]string    // request id by the JSON-RPC id Codex gave it
 	calls   map[string]string    // tool calls shown and not answered yet: their names, by id
 	usage   usageCounter
+	lim     limiter // the turn and budget limits (limits.go)
 	allowed []Rule
 	// bridged names dynamic tools without a namespace as the chat names
 	// the tool bridge's tools, mcp__agentdesk__<tool> (BridgeNames).
