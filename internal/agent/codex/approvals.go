@@ -55,6 +55,7 @@ type approval struct {
 	rule      Rule            // what "for this session" allows
 	perms     json.RawMessage // item/permissions/requestApproval: what was asked
 	questions map[string]string
+	call      *Msg // item/tool/call: the call, run once allowed (toolask.go)
 }
 
 // ErrUnknownRequest is an answer to a request the Translator does not hold
@@ -201,6 +202,9 @@ type Answer struct {
 	Session bool
 	// Answers are a Question's answers, by question text.
 	Answers map[string]string
+	// Message is a deny's reason: Codex's decisions take none, but a
+	// denied tool call's error result carries it to the model.
+	Message string
 }
 
 // Decide turns an answer to request id into the reply Codex expects.
@@ -214,6 +218,9 @@ func (t *Translator) Decide(id string, a Answer) (Reply, error) {
 	delete(t.byRPC, string(ap.rpcID))
 	if a.Allow && a.Session && ap.rule.Tool != "" {
 		t.allowed = append(t.allowed, ap.rule)
+	}
+	if !a.Allow && ap.call != nil {
+		t.denied = append(t.denied, map[string]any{"tool_name": ap.rule.Tool, "tool_use_id": params[toolCall](ap.call.Params).CallID})
 	}
 	return Reply{ID: ap.rpcID, Result: decision(ap, a)}, nil
 }
@@ -229,6 +236,8 @@ func decision(ap *approval, a Answer) any {
 			scope = "session"
 		}
 		return map[string]any{"permissions": ap.perms, "scope": scope}
+	case methodToolCall:
+		return deniedCall(ap.rule.Tool, a.Message) // an allow runs the call instead (Session.Answer)
 	case "item/tool/requestUserInput":
 		answers := map[string]any{}
 		for q, ans := range a.Answers {
