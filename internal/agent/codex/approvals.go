@@ -29,6 +29,9 @@ type Reply struct {
 	ID     json.RawMessage
 	Result any
 	Err    *RPCError
+	// run, when set, is a dynamic tool call that may run: the bridge's
+	// result answers it, not this Reply (toolask.go).
+	run *Msg
 }
 
 // Rule allows what a request asks without asking again: a command
@@ -84,8 +87,14 @@ func (t *Translator) request(m Msg) ([]Out, *Reply) {
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"action": "decline"}}
 	case "execCommandApproval", "applyPatchApproval": // the v1 protocol's: never sent to this client
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"decision": "denied"}}
-	case "item/tool/call":
-		return nil, dynamicToolCall(m)
+	case methodToolCall:
+		if t.who == nil {
+			return nil, dynamicToolCall(m)
+		}
+		a, req = toolAsk(m, t.who)
+		if t.policy == "never" || bridgeAllowed(t.allowed, a.rule.Tool) {
+			return nil, &Reply{ID: m.ID, run: a.call}
+		}
 	default:
 		return nil, &Reply{ID: m.ID, Err: &RPCError{Code: -32601, Message: "agentdesk does not handle " + m.Method}}
 	}
@@ -221,6 +230,9 @@ func (t *Translator) Decide(id string, a Answer) (Reply, error) {
 	}
 	if !a.Allow && ap.call != nil {
 		t.denied = append(t.denied, map[string]any{"tool_name": ap.rule.Tool, "tool_use_id": params[toolCall](ap.call.Params).CallID})
+	}
+	if a.Allow && ap.call != nil {
+		return Reply{ID: ap.rpcID, run: ap.call}, nil
 	}
 	return Reply{ID: ap.rpcID, Result: decision(ap, a)}, nil
 }

@@ -48,18 +48,6 @@ func (s *Session) pump(held []Msg, msgs <-chan Msg) {
 
 // feed translates one message and answers what needs an answer at once.
 func (s *Session) feed(m Msg) []Out {
-	if m.Method == methodToolCall && s.tools != nil && m.ID != nil {
-		// The dynamicToolCall item (item/started) shows the call; the
-		// person is asked first unless the policy or a rule says not to
-		// (toolask.go); the answer comes when the provider gave it.
-		s.mu.Lock()
-		asks := s.tr.askTool(m, s.tools.provider(params[toolCall](m.Params).Tool))
-		s.mu.Unlock()
-		if asks == nil {
-			s.tools.call(m, func(r Reply) { s.respond(r) })
-		}
-		return asks
-	}
 	s.mu.Lock()
 	outs, reply := s.tr.Feed(m)
 	switch m.Method {
@@ -78,7 +66,14 @@ func (s *Session) feed(m Msg) []Out {
 	return outs
 }
 
+// respond answers Codex, or for a tool call that may run (Reply.run)
+// hands it to the bridge, whose answer then goes to Codex when the
+// provider gave it (the dynamicToolCall item shows the call meanwhile).
 func (s *Session) respond(r Reply) error {
+	if r.run != nil {
+		s.tools.call(*r.run, func(r Reply) { s.respond(r) })
+		return nil
+	}
 	if r.Err != nil {
 		return s.p.RespondError(r.ID, r.Err.Code, r.Err.Message)
 	}
@@ -155,19 +150,13 @@ func (s *Session) Interrupt(ctx context.Context) error {
 	return err
 }
 
-// Answer answers request id. An allowed tool call runs now; its result
-// answers Codex when the provider gave it.
+// Answer answers request id (an allowed tool call runs: respond).
 func (s *Session) Answer(id string, a Answer) error {
 	s.mu.Lock()
-	call := s.tr.heldCall(id)
 	r, err := s.tr.Decide(id, a)
 	s.mu.Unlock()
 	if err != nil {
 		return err
-	}
-	if call != nil && a.Allow {
-		s.tools.call(*call, func(r Reply) { s.respond(r) })
-		return nil
 	}
 	return s.respond(r)
 }

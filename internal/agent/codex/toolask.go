@@ -15,7 +15,7 @@ import (
 // the same permission request as a command's, its description naming the
 // provider. The policy "never" and the allowed tools (mcp__agentdesk__<tool>,
 // mcp__agentdesk__*, mcp__agentdesk, or "allow for this session") let
-// the call run without asking.
+// the call run without asking (Translator.request).
 
 const methodToolCall = "item/tool/call"
 
@@ -28,51 +28,36 @@ func isBridgeRule(s string) bool {
 	return s == bridgeServer || (strings.HasPrefix(s, BridgePrefix) && !strings.Contains(s, "("))
 }
 
-// askTool holds the dynamic tool call m for the person's answer and
-// returns the request, or nil when the call may run now. who is the
-// provider that would answer it, "" for none.
-func (t *Translator) askTool(m Msg, who string) []Out {
-	c := params[toolCall](m.Params)
-	name := BridgePrefix + c.Tool
-	if t.policy == "never" || t.toolAllowed(name) {
-		return nil
-	}
-	if who == "" {
-		who = "no provider connected"
-	}
-	input := c.Arguments
-	if len(input) == 0 || input[0] != '{' {
-		input = json.RawMessage(`{}`)
-	}
-	rule := Rule{Tool: name}
-	call := m
-	req := &Request{ID: t.newID(), Tool: name, Input: input, Description: "Provided by " + who + ".",
-		ToolUseID: c.CallID, Suggestions: sessionSuggestion(rule)}
-	t.asks[req.ID] = &approval{rpcID: m.ID, method: methodToolCall, rule: rule, call: &call}
-	t.byRPC[string(m.ID)] = req.ID
-	return []Out{{Kind: OutRequest, Request: req}}
-}
-
-func (t *Translator) toolAllowed(name string) bool {
+// bridgeAllowed reports whether allowed lets the bridge's tool name run
+// without asking.
+func bridgeAllowed(allowed []Rule, name string) bool {
 	for _, r := range []Rule{{Tool: name}, {Tool: BridgePrefix + "*"}, {Tool: bridgeServer}} {
-		if slices.Contains(t.allowed, r) {
+		if slices.Contains(allowed, r) {
 			return true
 		}
 	}
 	return false
 }
 
-// heldCall is the dynamic tool call request id holds, nil when id is
-// not one.
-func (t *Translator) heldCall(id string) *Msg {
-	if ap, ok := t.asks[id]; ok {
-		return ap.call
+// toolAsk is the permission request for the dynamic tool call m; who
+// names the provider that would answer it ("" for none). The approval
+// holds the call, which runs once allowed.
+func toolAsk(m Msg, who func(tool string) string) (approval, *Request) {
+	c := params[toolCall](m.Params)
+	name := BridgePrefix + c.Tool
+	input := c.Arguments
+	if len(input) == 0 || input[0] != '{' {
+		input = json.RawMessage(`{}`)
 	}
-	return nil
+	rule := Rule{Tool: name}
+	call := m
+	desc := "Provided by " + cmp.Or(who(c.Tool), "no provider connected") + "."
+	return approval{rule: rule, call: &call}, &Request{Tool: name, Input: input, Description: desc,
+		ToolUseID: c.CallID, Suggestions: sessionSuggestion(rule)}
 }
 
 // deniedCall is the result Codex gets for a call the person denied: an
-// error the model reads, with the person's reason when they gave one.
+// error the model reads, with the person's reason.
 func deniedCall(tool, message string) map[string]any {
 	text := cmp.Or(strings.TrimSuffix(message, "."), "The user denied this tool use") + ". " + tool + " did not run."
 	return response(toolbridge.ErrorResult(text))
