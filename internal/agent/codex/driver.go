@@ -99,11 +99,14 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 	return newConn(s), nil
 }
 
-// rules reads the allowed tools that are rules of this driver's syntax.
+// rules reads the allowed tools that are rules of this driver's syntax,
+// and those that allow the tool bridge's tools (toolask.go).
 func rules(tools []string) []Rule {
 	var out []Rule
 	for _, t := range tools {
-		if r, ok := readRule(t); ok {
+		if isBridgeRule(t) {
+			out = append(out, Rule{Tool: t})
+		} else if r, ok := readRule(t); ok {
 			out = append(out, r)
 		}
 	}

@@ -108,7 +108,7 @@ func Open(ctx context.Context, l launch.Launcher, o SessionOptions) (*Session, e
 	s.tr.Allow(o.Allowed...)
 	s.tr.lim.Limits = o.Limits
 	if s.tools != nil {
-		s.tr.BridgeNames()
+		s.tr.BridgeNames(s.tools.provider)
 	}
 	close(boot) // hands over to the pump
 	return s, nil
