@@ -3,6 +3,7 @@ package codex
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/agentdesk/agentdesk/internal/toolbridge"
@@ -17,6 +18,7 @@ import (
 type bridge struct {
 	reg   *toolbridge.Registry
 	scope string
+	off   func(tool string) bool // a tool the session disallowed
 	base  context.Context
 	end   context.CancelFunc
 	wg    sync.WaitGroup
@@ -26,9 +28,12 @@ type bridge struct {
 	calls   map[string]context.CancelFunc // by Codex's call id
 }
 
-func newBridge(reg *toolbridge.Registry, scope string) *bridge {
+func newBridge(reg *toolbridge.Registry, scope string, disallowed []string) *bridge {
 	base, end := context.WithCancel(context.Background())
-	return &bridge{reg: reg, scope: scope, base: base, end: end, calls: map[string]context.CancelFunc{}}
+	off := func(tool string) bool {
+		return slices.Contains(disallowed, BridgePrefix+tool) || slices.Contains(disallowed, BridgePrefix+"*") || slices.Contains(disallowed, bridgeServer)
+	}
+	return &bridge{reg: reg, scope: scope, off: off, base: base, end: end, calls: map[string]context.CancelFunc{}}
 }
 
 // declare is the thread's dynamicTools: the tools the scope sees now.
@@ -38,10 +43,11 @@ func (b *bridge) declare() []DynamicTool {
 	if b == nil {
 		return nil
 	}
-	listed := b.reg.Tools(b.scope)
-	out := make([]DynamicTool, len(listed))
-	for i, t := range listed {
-		out[i] = DynamicTool{Type: "function", Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+	var out []DynamicTool
+	for _, t := range b.reg.Tools(b.scope) {
+		if !b.off(t.Name) {
+			out = append(out, DynamicTool{Type: "function", Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		}
 	}
 	return out
 }
@@ -61,6 +67,10 @@ type toolCall struct {
 // cancelled). It never blocks on the provider.
 func (b *bridge) call(m Msg, reply func(Reply)) {
 	c := params[toolCall](m.Params)
+	if b.off(c.Tool) { // declared before the session disallowed it
+		reply(Reply{ID: m.ID, Result: response(toolbridge.ErrorResult(BridgePrefix + c.Tool + " is disallowed in this session (its disallowedTools)."))})
+		return
+	}
 	b.mu.Lock()
 	if b.stopped {
 		b.mu.Unlock()

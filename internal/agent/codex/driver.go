@@ -78,7 +78,7 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 		Sandbox:    d.cfg.Sandbox,
 		Allowed:    rules(o.AllowedTools),
 		ClientName: "agentdesk", ClientVersion: d.cfg.Version,
-		Tools: o.Tools.Registry, ToolScope: o.Tools.Scope,
+		Tools: o.Tools.Registry, ToolScope: o.Tools.Scope, ToolsOff: o.Limits.DisallowedTools,
 		DeveloperInstructions: o.Limits.AppendSystemPrompt,
 		Config:                ThreadConfig(o.MCPServers, o.Limits.AddDirs, o.AllowedTools, o.Limits.DisallowedTools),
 		Limits:                Limits{MaxTurns: o.Limits.MaxTurns, MaxBudgetUSD: o.Limits.MaxBudgetUSD},

@@ -34,6 +34,10 @@ type SessionOptions struct {
 	// the thread is given as dynamic tools, those ToolScope sees.
 	Tools     *toolbridge.Registry
 	ToolScope string
+	// ToolsOff are the session's disallowed tools: those naming the
+	// bridge's tools (mcp__agentdesk__<tool>, or the whole bridge) are
+	// neither declared nor run.
+	ToolsOff []string
 	// DeveloperInstructions are added to Codex's instructions (the
 	// session's appendSystemPrompt); Config are the thread's config
 	// overrides (ThreadConfig: MCP servers, writable roots).
@@ -90,7 +94,7 @@ func Open(ctx context.Context, l launch.Launcher, o SessionOptions) (*Session, e
 	}
 	s := &Session{p: p, out: make(chan []Out), quit: make(chan struct{}), extra: make(chan Out)}
 	if o.Tools != nil {
-		s.tools = newBridge(o.Tools, o.ToolScope)
+		s.tools = newBridge(o.Tools, o.ToolScope, o.ToolsOff)
 	}
 	// The pump drains from the start: Codex may say things before it
 	// answers (a warning), and the reader must not wait on them.
