@@ -43,6 +43,7 @@ func (x *Indexer) catchUp(wid string) error {
 		if len(msgs) == 0 {
 			return nil
 		}
+		x.noteBacklog(wid, x.passGen)
 		if err := x.add(sid, wid, msgs); err != nil {
 			return err
 		}
@@ -56,7 +57,7 @@ func (x *Indexer) catchUp(wid string) error {
 			return nil
 		}
 	}
-	x.Wake(wid) // more to do: after the other workers
+	x.again(wid) // more to do: after the other workers
 	return nil
 }
 

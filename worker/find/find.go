@@ -52,6 +52,13 @@ func (f *Finder) Search(q string, limit int, sid string) (Result, error) {
 	return f.idx.Search(q, limit, sid)
 }
 
+// Behind returns how many stored messages the index does not hold yet:
+// during a flood of messages the indexer rests between passes to leave the
+// cores to the chat, and catches up after it (internal/search, pace.go).
+func (f *Finder) Behind() (int, error) {
+	return f.idx.Behind()
+}
+
 // Close stops indexing and closes the index; what is not indexed yet is
 // indexed at the next start. Call it before the store closes.
 func (f *Finder) Close() error {
