@@ -7,24 +7,28 @@ import (
 
 // Pacing. Indexing costs far more CPU per message than storing and
 // showing it (bleve's analysis and segment building: tens of µs a
-// message, on both cores), so during a flood of messages an indexer that
-// ran a pass at every commit would take the cores the chat's own path
-// needs, and build one small segment per commit. While the store keeps
-// committing, the indexer rests between passes instead: a rest of at
-// least restMin, and restFactor times the pass it just ran, so that it
-// takes at most about a quarter of the time while the chat streams and
-// each pass gets one large batch. The messages wait in the store (the
-// indexer reads them from there), so nothing is dropped and no memory
-// grows: the index lags, Behind says by how much, and once the commits
-// stop it catches up without resting.
+// message, spread over both cores), so during a flood of messages an
+// indexer that ran a pass at every commit would take the cores the chat's
+// own path needs (the chat's latency to its tabs grew tenfold) and build
+// one small segment per commit. While the store keeps committing, the
+// indexer rests between passes instead: until the commits pause for
+// quietFor, or at most maxRest (and restFactor times the pass it just ran,
+// so that in a long flood it takes at most about a quarter of the time).
+// A burst is then indexed just after it, in one large batch. The messages
+// wait in the store (the indexer reads them from there), so nothing is
+// dropped and no memory grows: the index lags, Behind says by how much,
+// and a backlog found with no commit under way (after a restart) is
+// indexed pass after pass without rests.
 
 // Rest bounds, variables only for tests.
 var (
-	restMin    = 250 * time.Millisecond
+	quietFor   = 100 * time.Millisecond
+	maxRest    = 5 * time.Second
 	restFactor = 3
 )
 
-// onRest, when set (tests, before the indexer starts), is told each rest.
+// onRest, when set (tests, before the indexer starts), is told each rest
+// and its longest length.
 var onRest func(time.Duration)
 
 // rest waits before the next pass when messages were committed during the
@@ -33,17 +37,25 @@ func (x *Indexer) rest(began time.Time) bool {
 	if x.lastWake.Load() < began.UnixNano() {
 		return true // the store is quiet: go on at once
 	}
-	d := max(restMin, time.Duration(restFactor)*time.Since(began))
+	longest := max(maxRest, time.Duration(restFactor)*time.Since(began))
 	if onRest != nil {
-		onRest(d)
+		onRest(longest)
 	}
-	t := time.NewTimer(d)
+	until := time.Now().Add(longest)
+	t := time.NewTimer(min(quietFor, longest))
 	defer t.Stop()
-	select {
-	case <-x.stop:
-		return false
-	case <-t.C:
-		return true
+	for {
+		select {
+		case <-x.stop:
+			return false
+		case <-t.C:
+		}
+		now := time.Now()
+		quietAt := time.Unix(0, x.lastWake.Load()).Add(quietFor)
+		if !now.Before(quietAt) || !now.Before(until) {
+			return true
+		}
+		t.Reset(min(quietAt.Sub(now), until.Sub(now)))
 	}
 }
 

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -39,12 +40,9 @@ func TestBehindCountsWhatIsNotIndexed(t *testing.T) {
 }
 
 // Messages committed during a pass make the indexer rest before the next
-// one (so that it leaves the cores to the chat during a flood); it then
-// indexes them all in one pass.
+// one (so that it leaves the cores to the chat during a flood); once the
+// commits pause it indexes them all.
 func TestIndexerRestsWhileTheStoreCommits(t *testing.T) {
-	old := restMin
-	restMin = 20 * time.Millisecond
-	t.Cleanup(func() { restMin = old })
 	e := newEnv(t)
 	e.cat.set(session("s1", "t", "w1"))
 	entered := make(chan struct{}, 1)
@@ -72,8 +70,8 @@ func TestIndexerRestsWhileTheStoreCommits(t *testing.T) {
 	close(release)
 	select {
 	case d := <-rested:
-		if d < restMin {
-			t.Fatalf("rested %v, want at least %v", d, restMin)
+		if d < maxRest {
+			t.Fatalf("rests at most %v, want at least %v", d, maxRest)
 		}
 	case <-time.After(deadline):
 		t.Fatal("the indexer never rested though messages came during its pass")
@@ -86,9 +84,9 @@ func TestIndexerRestsWhileTheStoreCommits(t *testing.T) {
 // than one pass of messages, with no commit under way) is indexed pass
 // after pass without resting, however long a rest would be.
 func TestCatchUpDoesNotRest(t *testing.T) {
-	oldMin, oldPage := restMin, pageSize
-	restMin, pageSize = time.Hour, 5 // maxPages × 5 = 100 messages a pass
-	t.Cleanup(func() { restMin, pageSize = oldMin, oldPage })
+	oldQuiet, oldMax, oldPage := quietFor, maxRest, pageSize
+	quietFor, maxRest, pageSize = time.Hour, time.Hour, 5 // maxPages × 5 = 100 messages a pass
+	t.Cleanup(func() { quietFor, maxRest, pageSize = oldQuiet, oldMax, oldPage })
 	e := newEnv(t)
 	e.cat.set(session("s1", "t", "w1"))
 	const n = 350
@@ -102,6 +100,82 @@ func TestCatchUpDoesNotRest(t *testing.T) {
 	waitBehind(t, x, 0)
 	if got, err := x.indexedSeq("w1"); err != nil || got != n {
 		t.Fatalf("indexed up to seq %d (%v), want %d", got, err, n)
+	}
+}
+
+// A flood that never pauses is still indexed: a rest ends after maxRest
+// even while commits go on, so the lag is bounded in time as far as the
+// cores allow.
+func TestLongFloodIsIndexedWhileItLasts(t *testing.T) {
+	oldQuiet, oldMax := quietFor, maxRest
+	quietFor, maxRest = time.Hour, 50*time.Millisecond // no pause is ever long enough
+	t.Cleanup(func() { quietFor, maxRest = oldQuiet, oldMax })
+	e := newEnv(t)
+	e.cat.set(session("s1", "t", "w1"))
+	entered := make(chan struct{}, 1)
+	release := make(chan struct{})
+	x := e.open(func() error {
+		select {
+		case entered <- struct{}{}:
+			<-release // the first pass is held until the flood runs
+		default:
+		}
+		return nil
+	})
+	<-entered
+	stop := make(chan struct{})
+	begun := make(chan struct{})
+	var later atomic.Bool // the flood's messages after the first pass say "cormorant"
+	flooded := make(chan int)
+	go func() {
+		n := 0
+		defer func() { flooded <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			n++
+			word := "pelican"
+			if later.Load() {
+				word = "cormorant"
+			}
+			e.append("w1", fmt.Sprintf("u%d", n), userLine(fmt.Sprintf("%s number %d", word, n)))
+			if n == 3 {
+				close(begun)
+			}
+		}
+	}()
+	<-begun
+	close(release)
+	// The first pass indexes what it finds; it ends with commits under way,
+	// so the indexer rests, and only maxRest ends that rest.
+	waitSome(t, x, "pelican")
+	later.Store(true)
+	waitSome(t, x, "cormorant")
+	close(stop)
+	if n := <-flooded; n < 3 {
+		t.Fatalf("flood of %d messages", n)
+	}
+}
+
+// waitSome polls until q has a hit.
+func waitSome(t *testing.T, x *Indexer, q string) {
+	t.Helper()
+	end := time.Now().Add(deadline)
+	for {
+		res, err := x.Search(q, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) > 0 {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("no hit for %q while the flood lasted", q)
+		}
+		time.Sleep(10 * time.Millisecond) // polls for the indexer's progress
 	}
 }
 
