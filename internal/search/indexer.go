@@ -63,11 +63,14 @@ type Indexer struct {
 	known map[string]string // worker id → session id, from the catalog
 	cat0  catalog           // what the index holds
 
-	passGen  uint64       // x.gen when the pass under way began
-	batch    *bleve.Batch // the open batch (catchup.go), nil when none
-	batchN   int          // messages read into batch
-	batchOrd uint64       // the next ordinal, counting batch
-	inflight chan error   // the batch being written (writer.go), nil when none
+	passGen   uint64       // x.gen when the pass under way began
+	passBegan time.Time    // when it began
+	passN     int          // messages it read
+	forced    bool         // it follows a rest that ended at its bound, not at a pause (pace.go)
+	batch     *bleve.Batch // the open batch (catchup.go), nil when none
+	batchN    int          // messages read into batch
+	batchOrd  uint64       // the next ordinal, counting batch
+	inflight  chan error   // the batch being written (writer.go), nil when none
 
 	// beforeBatch, when set (tests), runs before each batch is written; an
 	// error fails the batch.
@@ -205,6 +208,7 @@ func (x *Indexer) run(sub *hub.Sub) {
 		x.mu.Unlock()
 		x.passGen = gen
 		began := time.Now()
+		x.passBegan, x.passN = began, 0
 		failed, err := x.pass(pending, sweep)
 		switch {
 		case err == nil:
@@ -215,7 +219,8 @@ func (x *Indexer) run(sub *hub.Sub) {
 		if err != nil && !x.stopped() {
 			x.log.Error("search indexing failed; it is tried again at the next change", "err", err)
 		}
-		if !x.rest(began) {
+		var ok bool
+		if x.forced, ok = x.rest(began); !ok {
 			return
 		}
 	}

@@ -11,17 +11,21 @@ import (
 // indexer that ran a pass at every commit would take the cores the chat's
 // own path needs (the chat's latency to its tabs grew tenfold) and build
 // one small segment per commit. While the store keeps committing, the
-// indexer rests between passes instead: until the commits pause for
+// indexer rests after a large pass instead: until the commits pause for
 // quietFor, or at most maxRest (and restFactor times the pass it just ran,
 // so that in a long flood it takes at most about a quarter of the time).
-// A burst is then indexed just after it, in one large batch. The messages
+// A burst is then indexed just after it, in large batches, and a pass that
+// a new burst overtakes stops after the batch it wrote (yielding). The messages
 // wait in the store (the indexer reads them from there), so nothing is
 // dropped and no memory grows: the index lags, Behind says by how much,
 // and a backlog found with no commit under way (after a restart) is
 // indexed pass after pass without rests.
 
-// Rest bounds, variables only for tests.
+// Rest bounds, variables only for tests. A pass of at most restAbove
+// messages (a chat or a few at the pace of an agent) is followed by none:
+// their search results come at once.
 var (
+	restAbove  = 1000
 	quietFor   = 100 * time.Millisecond
 	maxRest    = 5 * time.Second
 	restFactor = 3
@@ -32,10 +36,12 @@ var (
 var onRest func(time.Duration)
 
 // rest waits before the next pass when messages were committed during the
-// pass that just ran (started at began); false when the indexer stopped.
-func (x *Indexer) rest(began time.Time) bool {
-	if x.lastWake.Load() < began.UnixNano() {
-		return true // the store is quiet: go on at once
+// pass that just ran (started at began). forced reports a rest that ended
+// at its bound, with the commits still going on; ok is false when the
+// indexer stopped.
+func (x *Indexer) rest(began time.Time) (forced, ok bool) {
+	if x.passN <= restAbove || x.lastWake.Load() < began.UnixNano() {
+		return false, true // a small pass, or the store is quiet: go on at once
 	}
 	longest := max(maxRest, time.Duration(restFactor)*time.Since(began))
 	if onRest != nil {
@@ -47,16 +53,27 @@ func (x *Indexer) rest(began time.Time) bool {
 	for {
 		select {
 		case <-x.stop:
-			return false
+			return false, false
 		case <-t.C:
 		}
 		now := time.Now()
 		quietAt := time.Unix(0, x.lastWake.Load()).Add(quietFor)
-		if !now.Before(quietAt) || !now.Before(until) {
-			return true
+		if !now.Before(quietAt) {
+			return false, true
+		}
+		if !now.Before(until) {
+			return true, true
 		}
 		t.Reset(min(quietAt.Sub(now), until.Sub(now)))
 	}
+}
+
+// yielding reports that the pass under way should stop after the batch it
+// wrote: the store began committing again after the pass began (a new
+// burst), and the pass does not follow a rest that ended at its bound
+// (those go on, so a flood that never pauses is still indexed).
+func (x *Indexer) yielding() bool {
+	return !x.forced && x.lastWake.Load() >= x.passBegan.UnixNano()
 }
 
 // markBehind records that wid has committed messages the index may not

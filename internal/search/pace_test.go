@@ -43,6 +43,9 @@ func TestBehindCountsWhatIsNotIndexed(t *testing.T) {
 // one (so that it leaves the cores to the chat during a flood); once the
 // commits pause it indexes them all.
 func TestIndexerRestsWhileTheStoreCommits(t *testing.T) {
+	old := restAbove
+	restAbove = 0 // this test's passes are small
+	t.Cleanup(func() { restAbove = old })
 	e := newEnv(t)
 	e.cat.set(session("s1", "t", "w1"))
 	entered := make(chan struct{}, 1)
@@ -107,9 +110,9 @@ func TestCatchUpDoesNotRest(t *testing.T) {
 // even while commits go on, so the lag is bounded in time as far as the
 // cores allow.
 func TestLongFloodIsIndexedWhileItLasts(t *testing.T) {
-	oldQuiet, oldMax := quietFor, maxRest
-	quietFor, maxRest = time.Hour, 50*time.Millisecond // no pause is ever long enough
-	t.Cleanup(func() { quietFor, maxRest = oldQuiet, oldMax })
+	oldQuiet, oldMax, oldAbove := quietFor, maxRest, restAbove
+	quietFor, maxRest, restAbove = time.Hour, 50*time.Millisecond, 0 // no pause is ever long enough
+	t.Cleanup(func() { quietFor, maxRest, restAbove = oldQuiet, oldMax, oldAbove })
 	e := newEnv(t)
 	e.cat.set(session("s1", "t", "w1"))
 	entered := make(chan struct{}, 1)
@@ -196,5 +199,49 @@ func waitBehind(t *testing.T, x *Indexer, want int) {
 			t.Fatalf("Behind = %d, want %d", got, want)
 		}
 		time.Sleep(10 * time.Millisecond) // polls for the indexer's progress
+	}
+}
+
+// A large pass that a new burst overtakes stops after the batch it wrote
+// and leaves the rest of the backlog for after the burst.
+func TestPassYieldsToANewBurst(t *testing.T) {
+	oldQuiet, oldMax, oldAbove, oldPage, oldDocs := quietFor, maxRest, restAbove, pageSize, batchDocs
+	quietFor, maxRest, restAbove, pageSize, batchDocs = time.Hour, time.Hour, 0, 10, 10
+	t.Cleanup(func() {
+		quietFor, maxRest, restAbove, pageSize, batchDocs = oldQuiet, oldMax, oldAbove, oldPage, oldDocs
+	})
+	e := newEnv(t)
+	e.cat.set(session("s1", "t", "w1"))
+	const n = 150
+	for i := range n {
+		e.append("w1", fmt.Sprintf("u%d", i), userLine(fmt.Sprintf("lynx number %d", i)))
+	}
+	rested := make(chan struct{}, 1)
+	onRest = func(time.Duration) {
+		select {
+		case rested <- struct{}{}:
+		default:
+		}
+	}
+	t.Cleanup(func() { onRest = nil })
+	var once sync.Once
+	x := e.open(func() error {
+		once.Do(func() { e.append("w1", "burst", userLine("a new burst begins")) })
+		return nil
+	})
+	select {
+	case <-rested: // the indexer now rests for an hour: what it indexed stays
+	case <-time.After(deadline):
+		t.Fatal("the indexer never rested")
+	}
+	got, err := x.indexedSeq("w1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got == 0 || got >= n {
+		t.Fatalf("indexed up to seq %d of %d: want the pass to stop after a batch", got, n+1)
+	}
+	if b, err := x.Behind(); err != nil || b != n+1-int(got) {
+		t.Fatalf("Behind = %d, %v; want %d", b, err, n+1-int(got))
 	}
 }
