@@ -16,7 +16,8 @@
 # the tool runs and after it, until the answer has no "behind" (the search
 # index holds every stored message), and prints the largest lag seen, how
 # long after the tool's end the index caught up, and the indexing rate over
-# the whole run (messages stored / time until caught up).
+# the whole run (messages stored / time until caught up); sdk-fanout then
+# keeps its sessions (--keep), or their deletion would empty the lag.
 # With AGENT=codex the chat is a Codex chat: the real, pinned Codex CLI
 # (node_modules/.bin/codex) against the fake Responses API
 # (internal/testkit/fakeopenai, FAKEOPENAI_FLOOD=$FLOOD), in a temp CODEX_HOME.
@@ -89,6 +90,7 @@ lag_poll() { # prints "<unix ms> <behind>" every 100 ms until killed
   done
 }
 if [[ -n ${INDEX_LAG:-} ]]; then
+  [[ $scenario == sdk-fanout ]] && set -- --keep "$@" # the stored messages stay for the index to catch up
   lag_poll >"$tmp/lag" &
   poller=$!
   start_ms=$(date +%s%3N)

@@ -25,7 +25,7 @@ import (
 // messages (a chat or a few at the pace of an agent) is followed by none:
 // their search results come at once.
 var (
-	restAbove  = 1000
+	restAbove  = 100
 	quietFor   = 100 * time.Millisecond
 	maxRest    = 5 * time.Second
 	restFactor = 3
