@@ -3,7 +3,8 @@
 // turns, then Ctrl+K finds an old message from the start page and Enter
 // opens its session with the message scrolled into view and highlighted;
 // Ctrl+F inside the chat steps through the matches of the loaded transcript;
-// a partial answer (the server's time limit) is said so in the palette.
+// a partial answer (the server's time limit) and an index that lags are said
+// so in the palette.
 // Screenshots of both at 1280x800 and 390x844, light and dark, go to
 // SHOTS_DIR when it is set.
 import assert from 'node:assert/strict';
@@ -179,6 +180,28 @@ describe('search across conversations and in-chat find', { timeout: 300_000 }, (
     assert.deepEqual(page.errors, []);
   });
 
+  test('an index that lags behind the chat says how many messages are not searchable yet', async () => {
+    // A lag needs a flood of messages faster than the indexer: the real
+    // answer is given a lag on its way to the page, as the server sends it
+    // (docs/api-extensions.md, "Search").
+    await page.route('**/api/search?*', async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, json: { ...(await res.json()), behind: 12345 } });
+    });
+    await page.keyboard.press('Control+K');
+    await page.locator('.palette-input').fill('xylophone');
+    await page.waitForFunction(() => document.querySelector('.palette-status')?.textContent !== '', null, { timeout: waitMs });
+    assert.equal(await page.locator('.palette-status').innerText(), 'Indexing: the newest 12,345 messages are not searchable yet.');
+    assert.match(await page.locator('.palette-hit').first().innerText(), /xylophone/);
+    await shots('search-behind');
+    await page.unroute('**/api/search?*');
+    await page.locator('.palette-input').fill('xylophone kept');
+    await page.waitForFunction(() => document.querySelector('.palette-status')?.textContent === ''
+      && document.querySelector('.palette-hit') !== null, null, { timeout: waitMs });
+    await page.locator('.palette-input').press('Escape');
+    assert.deepEqual(page.errors, []);
+  });
+
   test('phone: the buttons open both, big enough and nothing overflows', async () => {
     const p = await newPage(browser, phone);
     page = p;
@@ -202,12 +225,13 @@ describe('search across conversations and in-chat find', { timeout: 300_000 }, (
     await shots('search-palette');
     await p.route('**/api/search?*', async (route) => {
       const res = await route.fetch();
-      await route.fulfill({ response: res, json: { ...(await res.json()), partial: true } });
+      await route.fulfill({ response: res, json: { ...(await res.json()), partial: true, behind: 12345 } });
     });
     await p.locator('.palette-input').fill('xylophone kept');
     await p.waitForFunction(() => document.querySelector('.palette-status')?.textContent !== '', null, { timeout: waitMs });
+    assert.match(await p.locator('.palette-status').innerText(), /too long to look at the rest\. Indexing: the newest 12,345 messages/);
     assert.deepEqual(await overflow(p), []);
-    await shots('search-partial');
+    await shots('search-partial-behind');
     await p.unroute('**/api/search?*');
     await p.locator('.palette-hit').first().tap();
     await p.locator('.search-target').waitFor({ timeout: waitMs });

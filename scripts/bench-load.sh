@@ -11,6 +11,13 @@
 #   scripts/bench-load.sh upload --parallel 4             # 30 MiB of attachments each
 #   scripts/bench-load.sh adopt --adopt-lines 4 --adopt-bytes 30000000
 #   AGENT=codex FLOOD=2000 scripts/bench-load.sh sdk-fanout --tabs 1,10
+#   INDEX_LAG=1 FLOOD_RATE=20000 scripts/bench-load.sh sdk-fanout --tabs 10
+# With INDEX_LAG=1 the script also asks GET /api/search every 100 ms while
+# the tool runs and after it, until the answer has no "behind" (the search
+# index holds every stored message), and prints the largest lag seen, how
+# long after the tool's end the index caught up, and the indexing rate over
+# the whole run (messages stored / time until caught up); sdk-fanout then
+# keeps its sessions (--keep), or their deletion would empty the lag.
 # With AGENT=codex the chat is a Codex chat: the real, pinned Codex CLI
 # (node_modules/.bin/codex) against the fake Responses API
 # (internal/testkit/fakeopenai, FAKEOPENAI_FLOOD=$FLOOD), in a temp CODEX_HOME.
@@ -72,4 +79,35 @@ done
 echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), agent ${AGENT:-sdk}, FLOOD=${FLOOD:-default} FAKECLAUDE_FLOOD_RATE=${FLOOD_RATE:-unpaced}${BIG:+ FAKECLAUDE_BIG=$BIG ${BIG_KIND:-mixed}}"
 extra=()
 [[ $scenario == adopt ]] && extra=(--claude-config "$tmp/home/.claude")
-"$tmp/agentdesk-load" --url "$url" --pid "$pid" --scenario "$scenario" "${extra[@]}" "$@"
+lag_poll() { # prints "<unix ms> <behind>" every 100 ms until killed
+  local base=${url%%\?*} token=${url##*token=}
+  base=${base%/}
+  while :; do
+    local b
+    b=$(curl -s -H "Authorization: Bearer $token" "$base/api/search?q=zzzlagprobe&limit=1" | grep -o '"behind":[0-9]*' | cut -d: -f2 || true)
+    echo "$(date +%s%3N) ${b:-0}"
+    sleep 0.1
+  done
+}
+if [[ -n ${INDEX_LAG:-} ]]; then
+  [[ $scenario == sdk-fanout ]] && set -- --keep "$@" # the stored messages stay for the index to catch up
+  lag_poll >"$tmp/lag" &
+  poller=$!
+  start_ms=$(date +%s%3N)
+fi
+"$tmp/agentdesk-load" --url "$url" --pid "$pid" --scenario "$scenario" "${extra[@]}" "$@" | tee "$tmp/tool"
+if [[ -n ${INDEX_LAG:-} ]]; then
+  end_ms=$(date +%s%3N)
+  for _ in $(seq 1200); do # at most 2 minutes
+    [[ $(tail -1 "$tmp/lag" | cut -d' ' -f2) == 0 && $(tail -1 "$tmp/lag" | cut -d' ' -f1) -gt $end_ms ]] && break
+    sleep 0.1
+  done
+  kill "$poller"
+  wait "$poller" 2>/dev/null || true
+  caught=$(awk -v e="$end_ms" '$1 > e && $2 == 0 {print $1; exit}' "$tmp/lag")
+  peak=$(awk 'BEGIN{m=0} $2 > m {m=$2} END{print m}' "$tmp/lag")
+  # each run is one turn: its assistant messages (the tool's msgs/tab) plus the user message and the result
+  stored=$(grep -o 'msgs/tab=[0-9]*\.\.[0-9]*' "$tmp/tool" | awk -F'[.]+' '{s += $2 + 2} END {print s + 0}')
+  echo "index lag: peak behind=$peak messages; caught up $(( ${caught:-$end_ms} - end_ms )) ms after the tool ended${caught:+ }${caught:-(not within 2 min)}; run $(( end_ms - start_ms )) ms"
+  [[ -n $stored && -n $caught ]] && echo "index rate over the run: $stored stored messages / $(( caught - start_ms )) ms = $(( stored * 1000 / (caught - start_ms) )) msg/s"
+fi

@@ -33,10 +33,12 @@ func (a searchAPI) routes(api *echo.Group) {
 }
 
 // searchAnswer: partial is only present (true) when the search ran out of
-// time before ranking everything it meant to (docs/api-extensions.md).
+// time before ranking everything it meant to; behind only when the index
+// does not hold every stored message yet (docs/api-extensions.md).
 type searchAnswer struct {
 	Hits    []find.Hit `json:"hits"`
 	Partial bool       `json:"partial,omitempty"`
+	Behind  int        `json:"behind,omitempty"`
 }
 
 func (a searchAPI) search(c echo.Context) error {
@@ -68,5 +70,8 @@ func (a searchAPI) search(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, searchAnswer{Hits: res.Hits, Partial: res.Partial})
+	// How far the index lags is a hint beside the hits: a failure to count
+	// it leaves the field out rather than failing a search that worked.
+	behind, _ := a.find.Behind()
+	return c.JSON(http.StatusOK, searchAnswer{Hits: res.Hits, Partial: res.Partial, Behind: behind})
 }

@@ -17,19 +17,21 @@ import (
 func runFanout(ctx context.Context, c *client, cfg config) error {
 	fmt.Println("scenario=sdk-fanout (rate: first to last assistant frame per tab; spread: per message, latest tab minus earliest tab)")
 	for _, n := range cfg.tabs {
-		if err := fanoutOnce(ctx, c, cfg.agent, n, cfg.pid); err != nil {
+		if err := fanoutOnce(ctx, c, cfg.agent, n, cfg.pid, cfg.keep); err != nil {
 			return fmt.Errorf("%d tabs: %w", n, err)
 		}
 	}
 	return nil
 }
 
-func fanoutOnce(ctx context.Context, c *client, agent string, n, pid int) error {
+func fanoutOnce(ctx context.Context, c *client, agent string, n, pid int, keep bool) error {
 	s, err := c.newSession(ctx, agent)
 	if err != nil {
 		return err
 	}
-	defer c.deleteSession(context.Background(), s.ID)
+	if !keep { // --keep: the search index's catch-up is measured after the run
+		defer c.deleteSession(context.Background(), s.ID)
+	}
 	wid := s.Workers[0].ID
 	tabs := make([]*sdkTab, n)
 	for i := range tabs {

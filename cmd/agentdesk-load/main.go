@@ -124,7 +124,7 @@ func parseFlags(args []string) (config, error) {
 	dur := fs.Duration("duration", 10*time.Minute, "cap on the whole run")
 	terminals := fs.Int("terminals", 2, "terminal workers per session (sessions)")
 	parallel := fs.Int("parallel", 1, "requests in flight: creating sessions (sessions), messages with attachments (upload)")
-	keep := fs.Bool("keep", false, "leave the sessions in place at the end (sessions)")
+	keep := fs.Bool("keep", false, "leave the sessions in place at the end (sessions, sdk-fanout)")
 	uploadBytes := fs.Int("upload-bytes", 30<<20, "attachment bytes per message, decoded (upload)")
 	adoptLines := fs.Int("adopt-lines", 4, "lines of the adopted session file (adopt)")
 	adoptBytes := fs.Int("adopt-bytes", 30_000_000, "bytes of text per line (adopt)")

@@ -48,6 +48,7 @@ type Hub struct {
 	subs   map[*Sub]struct{}
 	cursor uint64
 	closed bool
+	held   bool // Hold: frames are queued, subscribers woken at Release
 }
 
 // New returns a hub whose cursor starts at cursor.
@@ -161,13 +162,18 @@ func (s *Sub) push(f Frame) bool {
 	}
 	s.q = append(s.q, f)
 	s.qBytes += len(f.Data)
-	if len(s.q) == 1 {
-		select {
-		case s.ready <- struct{}{}:
-		default: // a token is already waiting
-		}
+	if len(s.q) == 1 && !s.h.held {
+		s.signal()
 	}
 	return true
+}
+
+// signal leaves a token in ready unless one waits already.
+func (s *Sub) signal() {
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
 }
 
 // Subscribe registers a subscriber with a queue of n frames (DefaultQueue
@@ -207,6 +213,31 @@ func (h *Hub) Publish(cursor uint64, f Frame) {
 		if !s.push(f) {
 			s.kicked = true
 			h.remove(s)
+		}
+	}
+}
+
+// Hold makes the following Publishes queue their frames without waking
+// the subscribers, until Release wakes each one that has frames waiting.
+// A producer that publishes a batch (the frames of one commit) wraps it
+// in Hold and Release: each socket writer then wakes once and takes the
+// whole batch into one write, instead of waking at the first frame and
+// again for the ones published while it ran. Publish never blocks either
+// way, and the queues' bounds and kicks are the same.
+func (h *Hub) Hold() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.held = true
+}
+
+// Release ends a Hold and wakes the subscribers with frames waiting.
+func (h *Hub) Release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.held = false
+	for s := range h.subs {
+		if s.Len() > 0 {
+			s.signal()
 		}
 	}
 }

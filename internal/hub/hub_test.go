@@ -235,3 +235,41 @@ func recv(t *testing.T, s *Sub) Frame {
 	}
 	return f
 }
+
+// Frames published under Hold wake no subscriber until Release, which
+// wakes each one with frames waiting once; they are all taken in order.
+func TestHoldWakesOncePerBatch(t *testing.T) {
+	h := New(0)
+	s, _ := h.Subscribe(0)
+	idle, _ := h.Subscribe(0)
+	h.Hold()
+	for i := range 3 {
+		h.Publish(uint64(i+1), Frame{Data: []byte{byte('a' + i)}})
+	}
+	select {
+	case <-s.Ready():
+		t.Fatal("woken during Hold")
+	default:
+	}
+	_ = idle.Take(nil) // emptied during the Hold: Release must not wake it
+	h.Release()
+	select {
+	case <-s.Ready():
+	default:
+		t.Fatal("not woken at Release")
+	}
+	select {
+	case <-idle.Ready():
+		t.Fatal("a subscriber with nothing waiting was woken")
+	default:
+	}
+	if got := s.Take(nil); len(got) != 3 || string(got[0].Data)+string(got[1].Data)+string(got[2].Data) != "abc" {
+		t.Fatalf("took %d frames: %v", len(got), got)
+	}
+	h.Publish(4, Frame{Data: []byte("d")}) // after Release, a frame wakes at once again
+	select {
+	case <-s.Ready():
+	default:
+		t.Fatal("not woken after Release")
+	}
+}

@@ -43,6 +43,7 @@ func (x *Indexer) catchUp(wid string) error {
 		if len(msgs) == 0 {
 			return nil
 		}
+		x.noteBacklog(wid, x.passGen)
 		if err := x.add(sid, wid, msgs); err != nil {
 			return err
 		}
@@ -51,12 +52,16 @@ func (x *Indexer) catchUp(wid string) error {
 			if err := x.flush(); err != nil {
 				return err
 			}
+			if x.yielding() {
+				x.again(wid) // the rest of its backlog after the flood
+				return nil
+			}
 		}
 		if len(msgs) < pageSize {
 			return nil
 		}
 	}
-	x.Wake(wid) // more to do: after the other workers
+	x.again(wid) // more to do: after the other workers
 	return nil
 }
 
@@ -77,6 +82,7 @@ func (x *Indexer) add(sid, wid string, msgs []persist.Message) error {
 		}
 	}
 	x.batchN += len(msgs)
+	x.passN += len(msgs)
 	x.batch.SetInternal([]byte(keySeqPfx+wid), strconv.AppendUint(nil, msgs[len(msgs)-1].Seq, 10))
 	x.batch.SetInternal([]byte(keyOrd), strconv.AppendUint(nil, x.batchOrd, 10))
 	x.cat0.Workers[wid] = sid

@@ -46,10 +46,14 @@ type Indexer struct {
 	deadline time.Duration // bounds one search: searchDeadline, shorter in tests
 	routes   routes        // each session's workers, newest first (route.go)
 
-	mu      sync.Mutex // guards pending and sweep: held only to swap them
+	mu      sync.Mutex // guards pending, sweep, behind and gen: held only briefly
 	pending map[string]struct{}
 	sweep   bool
-	wake    chan struct{} // buffered 1: "look at pending"
+	wake    chan struct{}     // buffered 1: "look at pending"
+	behind  map[string]uint64 // workers with messages maybe not indexed → gen of their last mark (pace.go)
+	gen     uint64
+
+	lastWake atomic.Int64 // Unix ns of the store's last Wake (pace.go)
 
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -59,10 +63,14 @@ type Indexer struct {
 	known map[string]string // worker id → session id, from the catalog
 	cat0  catalog           // what the index holds
 
-	batch    *bleve.Batch // the open batch (catchup.go), nil when none
-	batchN   int          // messages read into batch
-	batchOrd uint64       // the next ordinal, counting batch
-	inflight chan error   // the batch being written (writer.go), nil when none
+	passGen   uint64       // x.gen when the pass under way began
+	passBegan time.Time    // when it began
+	passN     int          // messages it read
+	forced    bool         // it follows a rest that ended at its bound, not at a pause (pace.go)
+	batch     *bleve.Batch // the open batch (catchup.go), nil when none
+	batchN    int          // messages read into batch
+	batchOrd  uint64       // the next ordinal, counting batch
+	inflight  chan error   // the batch being written (writer.go), nil when none
 
 	// beforeBatch, when set (tests), runs before each batch is written; an
 	// error fails the batch.
@@ -100,7 +108,7 @@ func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, befor
 	}
 	x := &Indexer{
 		store: store, cat: cat, log: log, idx: idx, fields: fields, cat0: c, deadline: searchDeadline,
-		pending: map[string]struct{}{}, sweep: true, wake: make(chan struct{}, 1),
+		pending: map[string]struct{}{}, sweep: true, wake: make(chan struct{}, 1), behind: map[string]uint64{},
 		stop: make(chan struct{}), beforeBatch: beforeBatch,
 	}
 	x.ord.Store(ord)
@@ -120,8 +128,15 @@ func open(dir string, store *persist.Store, cat Catalog, log *slog.Logger, befor
 // already. A wake-up that is lost (the process ends first) is harmless: the
 // next start catches up from the store.
 func (x *Indexer) Wake(workerID string) {
+	x.lastWake.Store(time.Now().UnixNano())
+	x.again(workerID)
+}
+
+// again asks for another look at workerID's messages.
+func (x *Indexer) again(workerID string) {
 	x.mu.Lock()
 	x.pending[workerID] = struct{}{}
+	x.markBehind(workerID)
 	x.mu.Unlock()
 	select {
 	case x.wake <- struct{}{}:
@@ -188,11 +203,25 @@ func (x *Indexer) run(sub *hub.Sub) {
 		case <-x.wake:
 		}
 		x.mu.Lock()
-		pending, sweep := x.pending, x.sweep
+		pending, sweep, gen := x.pending, x.sweep, x.gen
 		x.pending, x.sweep = map[string]struct{}{}, false
 		x.mu.Unlock()
-		if err := x.pass(pending, sweep); err != nil && !x.stopped() {
+		x.passGen = gen
+		began := time.Now()
+		x.passBegan, x.passN = began, 0
+		failed, err := x.pass(pending, sweep)
+		switch {
+		case err == nil:
+			x.caughtUp(gen, nil)
+		case failed != nil:
+			x.caughtUp(gen, failed)
+		}
+		if err != nil && !x.stopped() {
 			x.log.Error("search indexing failed; it is tried again at the next change", "err", err)
+		}
+		var ok bool
+		if x.forced, ok = x.rest(began); !ok {
+			return
 		}
 	}
 }
@@ -218,20 +247,23 @@ func newIdleSub() *hub.Sub {
 }
 
 // pass brings the index up to date with the pending workers, or with
-// everything when sweep is set.
-func (x *Indexer) pass(pending map[string]struct{}, sweep bool) error {
+// everything when sweep is set. When some workers failed and the batches
+// were written, it names them in failed; when the batches failed, failed
+// is nil and err is not.
+func (x *Indexer) pass(pending map[string]struct{}, sweep bool) (failed map[string]struct{}, err error) {
 	if sweep {
 		if err := x.syncCatalog(); err != nil {
-			return err
+			return nil, err
 		}
 		for wid := range x.known {
 			pending[wid] = struct{}{}
 		}
 	}
 	var errs []error
+	failed = map[string]struct{}{}
 	for wid := range pending {
 		if x.stopped() {
-			return nil
+			return nil, nil
 		}
 		if _, ok := x.known[wid]; !ok && !sweep {
 			x.resweep() // a worker the catalog had not shown yet
@@ -239,14 +271,18 @@ func (x *Indexer) pass(pending map[string]struct{}, sweep bool) error {
 		}
 		if err := x.catchUp(wid); err != nil {
 			errs = append(errs, err)
+			failed[wid] = struct{}{}
 		}
 	}
 	if x.stopped() {
-		return nil // not written: caught up at the next start
+		return nil, nil // not written: caught up at the next start
 	}
-	err := x.flush()
+	err = x.flush()
 	if err == nil {
 		err = x.wait() // the next pass reads the seq marks from the index
 	}
-	return errors.Join(append(errs, err)...)
+	if err != nil {
+		return nil, errors.Join(append(errs, err)...)
+	}
+	return failed, errors.Join(errs...)
 }

@@ -95,6 +95,7 @@ func benchPipeline(b *testing.B, perMs int) {
 	}
 	sent := make([]time.Time, n)
 	lat := make([][]time.Duration, subs)
+	wakes := make([]int, subs) // each a socket writer's wake-up and write in the server
 	var wg sync.WaitGroup
 	kicked := make(chan int, subs)
 	for s := range subs {
@@ -107,6 +108,9 @@ func benchPipeline(b *testing.B, perMs int) {
 				select {
 				case <-sub.Ready():
 					batch = sub.Take(batch)
+					if len(batch) > 0 {
+						wakes[s]++
+					}
 					now := time.Now()
 					for _, f := range batch {
 						if i := lineIndex(f.Data); i >= 0 {
@@ -154,6 +158,11 @@ func benchPipeline(b *testing.B, perMs int) {
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "msgs/s")
 	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
+	total := 0
+	for _, w := range wakes {
+		total += w
+	}
+	b.ReportMetric(float64(total)/float64(subs), "wakes/sub")
 }
 
 // BenchmarkCatchUp10k replays 10,000 stored messages to one attachment,

@@ -28,12 +28,14 @@ func (j *journal) publish(q chan batch) {
 		}
 		j.meter.observe(b.entries, &j.wg) // before the result is shown
 		j.pubMu.Lock()
+		j.hub.Hold() // each tab's writer wakes once for the batch (hub.Hold)
 		changed := false
 		for i := range b.entries {
 			if j.applyLocked(&b.entries[i]) {
 				changed = true
 			}
 		}
+		j.hub.Release()
 		j.pubMu.Unlock()
 		j.inflight.release(b.size)
 		if changed {

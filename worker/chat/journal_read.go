@@ -19,6 +19,15 @@ const (
 	replayPageBytes = 4 << 20
 )
 
+// tabQueue is how many frames may wait for one tab before it is kicked.
+// The hub's byte bound (hub.MaxQueueBytes, 8 MiB) is what should kick a
+// tab that stopped reading; a count of 4,096 frames kicked tabs that read
+// as fast as the others but were delayed by a burst: at 20,000 small
+// messages a second it is 200 ms behind. 65,536 frames of a few hundred
+// bytes stay under the byte bound, and their slice of frame headers costs
+// at most 2 MiB.
+const tabQueue = 1 << 16
+
 // messagesPageBytes bounds the data of one messages answer: it holds fewer
 // than limit messages (with hasMore) rather than hundreds of MB.
 const messagesPageBytes = 8 << 20
@@ -34,7 +43,7 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 		return nil, err
 	}
 	j.pubMu.Lock()
-	sub, last := j.hub.Subscribe(0)
+	sub, last := j.hub.Subscribe(tabQueue)
 	tail := make([][]byte, 0, len(j.turn.frames)+len(j.pending)+2)
 	tail = append(tail, j.turn.frames...)
 	for _, p := range j.pending {

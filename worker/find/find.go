@@ -131,6 +131,19 @@ func (f *Finder) Search(q string, limit int, sid string) (Result, error) {
 	return x.Search(q, limit, sid)
 }
 
+// Behind returns how many stored messages the index does not hold yet:
+// during a flood of messages the indexer rests between passes to leave the
+// cores to the chat, and catches up after it (internal/search, pace.go).
+// An index not opened yet counts nothing: its first pass counts what it
+// finds.
+func (f *Finder) Behind() (int, error) {
+	x := f.idx.Load()
+	if x == nil {
+		return 0, nil
+	}
+	return x.Behind()
+}
+
 // Close stops indexing and closes the index if it was opened; what is not
 // indexed yet is indexed when it is next opened. Call it before the store
 // closes.

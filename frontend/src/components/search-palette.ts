@@ -77,8 +77,8 @@ export class SearchPalette {
       return;
     }
     try {
-      const res = await this.deps.api.request<{ hits: SearchHit[]; partial?: boolean }>('GET', `/api/search?limit=30&q=${encodeURIComponent(q.slice(0, 256))}`);
-      if (n === this.asked) this.show(res.hits, searchStatus(res.hits.length, res.partial === true));
+      const res = await this.deps.api.request<{ hits: SearchHit[]; partial?: boolean; behind?: number }>('GET', `/api/search?limit=30&q=${encodeURIComponent(q.slice(0, 256))}`);
+      if (n === this.asked) this.show(res.hits, searchStatus(res.hits.length, res.partial === true, res.behind ?? 0));
     } catch (err) {
       if (n === this.asked) this.show([], err instanceof Error ? err.message : String(err));
     }
@@ -142,13 +142,20 @@ export class SearchPalette {
 /**
  * The line above the hits. A partial answer (the server's time limit cut the
  * search, so only the newest messages were ranked) says so, or an empty
- * list would read as "no such message".
+ * list would read as "no such message"; so does an index that lags behind
+ * the stored messages (behind > 0: during a flood the indexer catches up
+ * later).
  */
-export function searchStatus(hits: number, partial: boolean): string {
-  if (!partial) return hits === 0 ? 'Nothing found.' : '';
-  return hits === 0
-    ? 'Nothing found in the most recent messages: the search took too long to look at the rest.'
-    : 'Showing the most recent matches: the search took too long to look at the rest.';
+export function searchStatus(hits: number, partial: boolean, behind = 0): string {
+  const lag = behind > 0
+    ? `Indexing: the newest ${behind.toLocaleString('en-US')} ${behind === 1 ? 'message is' : 'messages are'} not searchable yet.`
+    : '';
+  const found = !partial
+    ? (hits === 0 ? 'Nothing found.' : '')
+    : hits === 0
+      ? 'Nothing found in the most recent messages: the search took too long to look at the rest.'
+      : 'Showing the most recent matches: the search took too long to look at the rest.';
+  return [found, lag].filter((s) => s !== '').join(' ');
 }
 
 /**
