@@ -14,6 +14,7 @@ import { Banner } from './banner';
 import type { OutAttachment } from './attach-tray';
 import type { Composer } from './composer';
 import { ChatConnection } from './connection';
+import { ImportProgress } from './import-progress';
 import { modesOf } from './modes';
 import { CopyButtons } from './copy';
 import { OlderPages, revealEvent, type RevealDetail } from './older';
@@ -50,6 +51,8 @@ export class ChatPane implements Pane {
   private readonly stopCard = new StopCard((force) => this.cancel(force));
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
+  /** While an import's messages are stored (history-appended): how many so far. */
+  private readonly importing = new ImportProgress();
   /** The bar, settings, usage, queue, composer and completion (pane-chrome.ts). */
   private readonly chrome: ChatChrome;
   private readonly composer: Composer;
@@ -93,7 +96,7 @@ export class ChatPane implements Pane {
         this.copies.refresh();
       },
     });
-    content.append(this.older.el, this.transcript.el, this.turnStart.el);
+    content.append(this.older.el, this.transcript.el, this.importing.el, this.turnStart.el);
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus(), modesOf(ctx.worker.agent).owner);
     this.toolDock = new ToolDock(ctx.session.id);
     this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() }, () => this.worker);
@@ -148,10 +151,15 @@ export class ChatPane implements Pane {
       },
       historyEnd: () => this.historyEnd(),
       reset: () => {
+        this.importing.done();
         this.older.clear();
         this.transcript.clear();
         this.copies.clear();
         this.todos.clear();
+      },
+      appended: (count) => {
+        this.importing.add(count);
+        this.scroller.keep();
       },
       activity: (a) => this.setActivity(a),
       stopStage: (s) => this.stopCard.setStage(s),
