@@ -18,6 +18,7 @@ import { ImportProgress } from './import-progress';
 import { modesOf } from './modes';
 import { CopyButtons } from './copy';
 import { OlderPages, revealEvent, type RevealDetail } from './older';
+import { Parking } from './park';
 import { ChatChrome, messagesPath } from './pane-chrome';
 import { PermissionDock } from './permission-dock';
 import type { CliMessage, ClientFrame, PermissionRequest } from './protocol';
@@ -45,6 +46,8 @@ export class ChatPane implements Pane {
   private readonly scroller: Scroller;
   /** The pages before the newest one, read as the person scrolls up (older.ts). */
   private readonly older: OlderPages;
+  /** Chunks far from view leave the document (park.ts). */
+  private readonly parking: Parking;
   private readonly dock: PermissionDock;
   /** Forms and links of agentdesk's own tools (ask_user, show). */
   private readonly toolDock: ToolDock;
@@ -97,6 +100,7 @@ export class ChatPane implements Pane {
       },
     });
     content.append(this.older.el, this.transcript.el, this.importing.el, this.turnStart.el);
+    this.parking = new Parking(this.transcript.el, this.scroller.el);
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus(), modesOf(ctx.worker.agent).owner);
     this.toolDock = new ToolDock(ctx.session.id);
     this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() }, () => this.worker);
@@ -210,6 +214,7 @@ export class ChatPane implements Pane {
   dispose(): void {
     window.removeEventListener(revealEvent, this.onReveal);
     this.older.dispose();
+    this.parking.dispose();
     this.toolDock.dispose();
     this.loop.dispose();
     this.copies.dispose();
