@@ -115,7 +115,9 @@ export class Parking {
   private park(chunk: HTMLElement, height: number): boolean {
     if (height <= 0) return false; // not laid out (a hidden pane): nothing to keep
     chunk.style.containIntrinsicSize = `auto ${height}px`;
-    const spacer = h('div', { class: 'chat-parked', 'aria-hidden': 'true' });
+    // The spacer names the messages it stands for (tests read them; nothing else does).
+    const uuids = Array.from(chunk.querySelectorAll<HTMLElement>('[data-uuid]'), (el) => el.dataset.uuid ?? '').join(' ');
+    const spacer = h('div', { class: 'chat-parked', 'aria-hidden': 'true', 'data-uuids': uuids });
     spacer.style.height = `${height}px`;
     spacers.set(chunk, spacer);
     chunk.replaceWith(spacer);
