@@ -55,7 +55,7 @@ func openDomain(cfg config, store *persist.Store, mgr *worker.Manager, bridge *t
 func (d *domain) options() server.Options {
 	return server.Options{
 		Manager:      d.mgr,
-		HighlightCSS: markdown.CSS(),
+		HighlightCSS: markdown.CSS, // built on the first request for it
 		Settings:     worker.NewAgentSettings(d.mgr),
 		Repos:        worker.NewRepos(d.store),
 		Usage:        worker.NewUsage(d.mgr),

@@ -45,11 +45,16 @@ func factories(p agentPaths) map[worker.Kind]worker.Factory {
 // (prepared by the driver, seeded from c.Seed; removed with the session,
 // worker.Options.SessionDirs), where Codex keeps their threads, so
 // thread/resume finds them after a restart. A sandboxed session's chats
-// keep the box's private home (homes is outside the box).
+// run in its box, with the box's private home (CODEX_HOME, prepared by
+// agentbox.Codex; homes is outside the box), and without Codex's own
+// sandbox: the box is theirs (docs/api-extensions.md, "Codex chats").
 func codexChat(c codex.Config, homes string) worker.Factory {
 	return func(ctx context.Context, env worker.Env) (worker.Runtime, error) {
 		cfg := c
-		if homes != "" && !env.Session.Sandboxed() {
+		switch {
+		case env.Session.Sandboxed():
+			cfg.Sandbox = codex.FullAccess
+		case homes != "":
 			cfg.Home = filepath.Join(homes, env.Info.SessionID)
 		}
 		return chat.Factory(codex.NewDriver(cfg))(ctx, env)

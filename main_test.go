@@ -26,6 +26,9 @@ import (
 var binPath string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(lazyChild) != "" { // a fresh process for one in-process test (lazy_test.go)
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "agentdesk-bin")
 	if err != nil {
 		panic(err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentdesk/agentdesk/internal/agent/claude"
+	"github.com/agentdesk/agentdesk/internal/agent/codex"
 	"github.com/agentdesk/agentdesk/internal/launch/sandbox"
 	"github.com/agentdesk/agentdesk/worker"
 	"github.com/agentdesk/agentdesk/worker/agentbox"
@@ -16,7 +17,7 @@ import (
 // found now (said in the log: GET /api/capabilities says it too), the
 // per-session homes under the data dir, and what each agent needs in a
 // box.
-func sandboxOptions(ctx context.Context, dataDir string, wcfg worker.Config, log *slog.Logger) *worker.SandboxOptions {
+func sandboxOptions(ctx context.Context, dataDir string, wcfg worker.Config, codexPath string, log *slog.Logger) *worker.SandboxOptions {
 	tools := sandbox.Probe(ctx, os.Getenv("PATH"))
 	switch err := tools.Check(sandbox.Workspace); {
 	case err == nil:
@@ -29,8 +30,8 @@ func sandboxOptions(ctx context.Context, dataDir string, wcfg worker.Config, log
 	return &worker.SandboxOptions{
 		Dir:      filepath.Join(dataDir, "sandbox"),
 		Tools:    tools,
-		Agents:   []worker.AgentBox{agentbox.Claude(wcfg)},
-		ReadOnly: installDirs(wcfg.ClaudePath),
+		Agents:   []worker.AgentBox{agentbox.Claude(wcfg), agentbox.Codex(wcfg, log)},
+		ReadOnly: append(installDirs(wcfg.ClaudePath), codexInstallDirs(codexPath)...),
 	}
 }
 
@@ -44,12 +45,39 @@ func installDirs(claudePath string) []string {
 	if err != nil {
 		return nil
 	}
-	if p, err = filepath.EvalSymlinks(p); err != nil {
+	return realDir(p, filepath.Dir)
+}
+
+// codexInstallDirs is the directory of Codex's CLI, as it will run: for
+// npm's package (.../@openai/codex/bin/codex.js, a node script that runs
+// the native binary of its platform package, @openai/codex-linux-<arch>,
+// found beside it) the @openai directory holding both; else the
+// program's own directory. The same exceptions as installDirs.
+func codexInstallDirs(codexPath string) []string {
+	p, err := codex.Resolve(codexPath)
+	if err != nil {
 		return nil
 	}
-	dir := filepath.Dir(p)
-	if home, err := os.UserHomeDir(); err == nil && dir == filepath.Clean(home) {
+	return realDir(p, func(real string) string {
+		bin := filepath.Dir(real)
+		pkg := filepath.Dir(bin)
+		if scope := filepath.Dir(pkg); filepath.Base(bin) == "bin" && filepath.Base(pkg) == "codex" && filepath.Base(scope) == "@openai" {
+			return scope
+		}
+		return bin
+	})
+}
+
+// realDir is dir of the program p, its links resolved; nothing when it
+// cannot be resolved or is the user's home.
+func realDir(p string, dir func(real string) string) []string {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
 		return nil
 	}
-	return []string{dir}
+	d := dir(real)
+	if home, err := os.UserHomeDir(); err == nil && d == filepath.Clean(home) {
+		return nil
+	}
+	return []string{d}
 }

@@ -33,3 +33,37 @@ func TestInstallDirs(t *testing.T) {
 		t.Errorf("a missing CLI: %q", got)
 	}
 }
+
+// TestCodexInstallDirs: for npm's Codex (the .bin link to the package's
+// node script) every box reads the @openai directory, which holds the
+// platform package with the native binary too; another program, its own
+// directory.
+func TestCodexInstallDirs(t *testing.T) {
+	scope := filepath.Join(t.TempDir(), "node_modules", "@openai")
+	script := filepath.Join(scope, "codex", "bin", "codex.js")
+	other := filepath.Join(t.TempDir(), "codex")
+	for _, f := range []string{script, other} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(filepath.Dir(scope), ".bin", "codex")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../@openai/codex/bin/codex.js", link); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{link: scope, other: filepath.Dir(other)} {
+		want, err := filepath.EvalSymlinks(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := codexInstallDirs(path); !slices.Equal(got, []string{want}) {
+			t.Errorf("codexInstallDirs(%s) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -9,14 +9,10 @@ import (
 	"github.com/agentdesk/agentdesk/worker/find"
 )
 
-// openSearch starts the search index in <data>/search, woken by every
-// commit of messages. It is derived data: when it cannot be opened the
-// server runs without search rather than not at all (nil).
+// openSearch is the search in <data>/search. Its index opens on first use
+// (the first search or commit of messages), not at start. It is derived
+// data: when it cannot be opened the server runs without search rather
+// than not at all (find.ErrUnavailable).
 func openSearch(dataDir string, store *persist.Store, mgr *worker.Manager, log *slog.Logger) *find.Finder {
-	f, err := find.Open(filepath.Join(dataDir, "search"), store, mgr, log)
-	if err != nil {
-		log.Error("search is not available", "err", err)
-		return nil
-	}
-	return f
+	return find.New(filepath.Join(dataDir, "search"), store, mgr, log)
 }

@@ -113,6 +113,11 @@ describe('agent tools, limits and MCP servers in the browser', { timeout: 300_00
       const dialog = page.locator('dialog.agent-dialog');
       await dialog.waitFor();
       const limits = dialog.locator('.limits-form');
+      // The terminal view's CLI ignores these two (docs/api-extensions.md).
+      for (const name of ['maxTurns', 'maxBudgetUsd']) {
+        const hint = limits.locator('.limits-row', { has: limits.page().locator(`[name="${name}"]`) }).locator('.limits-hint');
+        assert.match(await hint.innerText(), /Chat only: the terminal view/);
+      }
       await limits.locator('[name="addDirs"]').fill('relative/dir');
       await limits.getByRole('button', { name: 'Save limits' }).click();
       await limits.locator('.form-error', { hasText: 'addDirs' }).waitFor({ timeout: waitMs });

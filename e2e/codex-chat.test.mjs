@@ -133,4 +133,31 @@ describe('a Codex chat with the real Codex CLI', { timeout: 300_000 }, () => {
       await page.context().close();
     });
   }
+
+  test('a tool of the bridge asks first, naming its provider; allowed it runs, denied it does not', async () => {
+    const cwd = await mkdtemp(path.join(tmp, 'work-tools-'));
+    const page = await newPage(browser, desktop);
+    const s = await api(server, 'POST', '/api/sessions', { cwd, title: 'Codex tools', agent: 'codex', permissionMode: 'on-request' });
+    await page.goto(`${server.url}/s/${s.id}?token=${server.token}`);
+    await pane(page).locator('.chat-conn[data-state="open"]').waitFor({ timeout: waitMs });
+
+    const card = pane(page).locator('.chat-perm');
+    await send(page, 'tool:notify {"message":"the build is done"}');
+    await card.waitFor({ timeout: waitMs });
+    assert.match(await card.innerText(), /Codex wants to use mcp__agentdesk__notify[\s\S]*Provided by agentdesk\./);
+    assert.equal(await pane(page).getAttribute('data-activity'), 'asking');
+    if (process.env.SHOTS_DIR) await page.screenshot({ path: path.join(process.env.SHOTS_DIR, 'codex-tool-card.png') });
+    await card.getByRole('button', { name: 'Allow', exact: true }).click();
+    await card.waitFor({ state: 'detached', timeout: waitMs });
+    await waitResults(page, 1);
+
+    await send(page, 'tool:notify {"message":"again"}');
+    await card.waitFor({ timeout: waitMs });
+    await card.getByRole('button', { name: 'Deny', exact: true }).click();
+    await card.waitFor({ state: 'detached', timeout: waitMs });
+    await waitResults(page, 2);
+    await pane(page).locator('.chat-tool', { hasText: 'did not run' }).first().waitFor({ timeout: waitMs });
+    assert.deepEqual(page.errors, [], 'no console errors');
+    await page.context().close();
+  });
 });

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -61,6 +62,9 @@ func (a searchAPI) search(c echo.Context) error {
 		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "search is not available on this server")
 	}
 	res, err := a.find.Search(q, limit, sid)
+	if errors.Is(err, find.ErrUnavailable) {
+		return newError(http.StatusServiceUnavailable, wire.CodeInternal, "search is not available on this server")
+	}
 	if err != nil {
 		return err
 	}

@@ -17,10 +17,7 @@ import (
 // woken by the store's commits as main does it.
 func withSearch(t *testing.T, e *env) {
 	t.Helper()
-	idx, err := find.Open(filepath.Join(e.dir, "search"), e.store, e.mgr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx := find.New(filepath.Join(e.dir, "search"), e.store, e.mgr, nil)
 	t.Cleanup(func() {
 		if err := idx.Close(); err != nil {
 			t.Errorf("close index: %v", err)

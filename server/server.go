@@ -37,8 +37,10 @@ type Options struct {
 	Token    string
 	Frontend fs.FS // the built SPA (frontend/dist)
 	// HighlightCSS is the stylesheet of the code blocks in the HTML the
-	// domain renders from markdown, served at /highlight.css.
-	HighlightCSS   string
+	// domain renders from markdown, served at /highlight.css. Called on
+	// the first request for it: building it loads the highlighter, which a
+	// server that shows no markdown need not pay for at start.
+	HighlightCSS   func() string
 	AllowedOrigins []string // extra origins besides same-origin
 	// PublicURL is the address users open when a TLS proxy is in front,
 	// e.g. https://desk.example.com. Its origin is allowed, and when it is
@@ -81,7 +83,7 @@ type Server struct {
 	limits         Limits
 	log            *slog.Logger
 	spa            *spa
-	highlight      []byte                              // /highlight.css
+	highlight      func() []byte                       // /highlight.css, built on first request
 	gz             func(http.Handler) http.HandlerFunc // compress.go
 	att            *attention.List                     // the "needs you" list, /ws/app's second frame
 	push           *notify.Service                     // nil: push is off; which session each /ws/app tab shows
@@ -114,7 +116,7 @@ func New(o Options) (*Server, error) {
 		mgr: o.Manager, token: o.Token, allowedOrigins: origins, loopback: o.Loopback,
 		secureCookie: public != nil && public.Scheme == "https", limits: o.Limits.withDefaults(),
 		log: log, spa: newSPA(o.Frontend), ctx: ctx, cancel: cancel,
-		att: o.Attention, push: o.Push, highlight: []byte(o.HighlightCSS), gz: newCompressor(),
+		att: o.Attention, push: o.Push, highlight: lazyCSS(o.HighlightCSS), gz: newCompressor(),
 	}
 	s.e = echo.New()
 	s.e.HideBanner, s.e.HidePort = true, true
@@ -176,11 +178,22 @@ func (s *Server) apiNotFound(c echo.Context) error {
 	return newError(http.StatusNotFound, wire.CodeNotFound, "no such endpoint: "+c.Request().Method+" "+c.Request().URL.Path)
 }
 
+// lazyCSS is css's answer, asked once, on the first call; none is an
+// empty stylesheet.
+func lazyCSS(css func() string) func() []byte {
+	return sync.OnceValue(func() []byte {
+		if css == nil {
+			return nil
+		}
+		return []byte(css())
+	})
+}
+
 // highlightCSS serves the code-highlighting styles that go with the HTML
 // the server renders from markdown.
 func (s *Server) highlightCSS(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	return c.Blob(http.StatusOK, "text/css; charset=utf-8", s.highlight)
+	return c.Blob(http.StatusOK, "text/css; charset=utf-8", s.highlight())
 }
 
 func (s *Server) health(c echo.Context) error {

@@ -65,7 +65,7 @@ func TestPWAFiles(t *testing.T) {
 // /highlight.css is the stylesheet the server was given for the code
 // blocks of rendered markdown.
 func TestHighlightCSS(t *testing.T) {
-	srv, err := New(Options{Token: testToken, Loopback: true, Frontend: fstest.MapFS{}, HighlightCSS: ".hl-k { color: red }"})
+	srv, err := New(Options{Token: testToken, Loopback: true, Frontend: fstest.MapFS{}, HighlightCSS: func() string { return ".hl-k { color: red }" }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,16 +78,28 @@ func (bs boxes) options(s Session) sandbox.Options {
 	for _, a := range bs.o.Agents {
 		o.Pass = append(o.Pass, a.Pass...)
 		o.Set = append(append(o.Set, a.Set...), a.ConfigVar+"="+filepath.Join(home, a.ConfigName))
-		if a.EndpointVar == "" {
+		if a.EndpointVar != "" {
+			url := cmp.Or(lookupEnv(bs.cfg.ChildEnv, a.EndpointVar), a.EndpointURL)
+			o.Endpoints = addEndpoint(o.Endpoints, sandbox.Endpoint{Var: a.EndpointVar, URL: url})
+		}
+		if a.FromConfig == nil {
 			continue
 		}
-		url := cmp.Or(lookupEnv(bs.cfg.ChildEnv, a.EndpointVar), a.EndpointURL)
-		e := sandbox.Endpoint{Var: a.EndpointVar, URL: url}
-		if url != "" && !slices.Contains(o.Endpoints, e) {
-			o.Endpoints = append(o.Endpoints, e)
+		urls, pass := a.FromConfig()
+		o.Pass = append(o.Pass, pass...)
+		for _, u := range urls {
+			o.Endpoints = addEndpoint(o.Endpoints, sandbox.Endpoint{URL: u})
 		}
 	}
 	return o
+}
+
+// addEndpoint adds e to es unless it is there or has no URL.
+func addEndpoint(es []sandbox.Endpoint, e sandbox.Endpoint) []sandbox.Endpoint {
+	if e.URL == "" || slices.Contains(es, e) {
+		return es
+	}
+	return append(es, e)
 }
 
 // config is the Config the workers of session s get: in a box, the

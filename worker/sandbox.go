@@ -51,8 +51,15 @@ type AgentBox struct {
 	Pass, Set []string
 	// EndpointVar names the variable holding its API's URL, and
 	// EndpointURL is that URL when Config.ChildEnv has none; "" for an
-	// agent that needs no network.
+	// agent that needs no network, or whose API is in its own config
+	// (FromConfig).
 	EndpointVar, EndpointURL string
+	// FromConfig, when not nil, is read each time a session's box is
+	// worked out (creation, load): the API addresses the agent takes from
+	// its own config, which no variable names (the box keeps each
+	// address: sandbox.Endpoint with no Var), and the further variables it
+	// needs there (the API key's, which that config names).
+	FromConfig func() (urls, pass []string)
 	// Prepare fills the config directory dir before the session's box
 	// first runs a process in this run of agentdesk: the CLI's login
 	// copied in, an adopted conversation. May be nil.

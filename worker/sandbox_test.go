@@ -178,8 +178,14 @@ func TestNotSandboxedByDefault(t *testing.T) {
 // runIn runs script with sh through l in dir and returns its output.
 func runIn(t *testing.T, l launch.Launcher, dir, script string) string {
 	t.Helper()
+	return runInEnv(t, l, dir, nil, script)
+}
+
+// runInEnv is runIn with env besides PATH.
+func runInEnv(t *testing.T, l launch.Launcher, dir string, env []string, script string) string {
+	t.Helper()
 	p, err := l.Start(t.Context(), launch.Spec{Argv: []string{"sh", "-c", script}, Dir: dir, StdoutPipe: true,
-		Env: []string{"PATH=" + os.Getenv("PATH")}})
+		Env: append([]string{"PATH=" + os.Getenv("PATH")}, env...)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,6 +94,14 @@ func (a *AgentSettings) Update(ctx context.Context, sid, wid string, req Setting
 	if err != nil {
 		return Info{}, err
 	}
+	if info.Agent == AgentCodex && info.ConversationStarted && limits.AppendSystemPrompt != info.Limits.AppendSystemPrompt {
+		return Info{}, fieldErr("appendSystemPrompt", "a Codex conversation keeps the instructions it started with (Codex records them in its thread): open a new Codex chat for other instructions")
+	}
+	if info.Agent == AgentCodex && (req.AllowedTools != nil || req.DisallowedTools != nil) {
+		if err := checkCodexRules(allowed, limits); err != nil {
+			return Info{}, err
+		}
+	}
 	sess, err := a.m.Session(sid)
 	if err != nil {
 		return Info{}, err

@@ -53,6 +53,11 @@ func (r WorkerRequest) info() (Info, error) {
 	if err != nil {
 		return i, err
 	}
+	if agent == AgentCodex && !r.carried {
+		if err := checkCodexRules(r.AllowedTools, limits); err != nil {
+			return i, err
+		}
+	}
 	i.Limits = limits
 	switch r.Kind {
 	case KindSDK:

@@ -8,7 +8,7 @@ import (
 )
 
 // runTurn measures what a chat turn costs, for the sandbox's price in
-// docs/performance.md: for each of --repeat new sessions (agent sdk, at
+// docs/performance.md: for each of --repeat new sessions (of --agent, at
 // --sandbox), the first turn (the CLI starts, answers initialize and the
 // turn) and a second turn of the same CLI, each from the input's POST to
 // the result frame. Run the server with the real CLI against the fake API
@@ -16,7 +16,7 @@ import (
 func runTurn(ctx context.Context, c *client, cfg config) error {
 	var first, next []float64
 	for range cfg.repeat {
-		f, n, err := turnOnce(ctx, c)
+		f, n, err := turnOnce(ctx, c, cfg.agent)
 		if err != nil {
 			return err
 		}
@@ -26,13 +26,13 @@ func runTurn(ctx context.Context, c *client, cfg config) error {
 	if level == "" {
 		level = "off"
 	}
-	fmt.Printf("scenario=turn sandbox=%s sessions=%d first-turn median=%.0fms min=%.0fms  next-turn median=%.0fms min=%.0fms\n",
-		level, cfg.repeat, median(first), minOf(first), median(next), minOf(next))
+	fmt.Printf("scenario=turn agent=%s sandbox=%s sessions=%d first-turn median=%.0fms min=%.0fms  next-turn median=%.0fms min=%.0fms\n",
+		cfg.agent, level, cfg.repeat, median(first), minOf(first), median(next), minOf(next))
 	return nil
 }
 
-func turnOnce(ctx context.Context, c *client) (first, next float64, err error) {
-	s, err := c.newSession(ctx, "sdk")
+func turnOnce(ctx context.Context, c *client, agent string) (first, next float64, err error) {
+	s, err := c.newSession(ctx, agent)
 	if err != nil {
 		return 0, 0, err
 	}

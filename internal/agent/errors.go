@@ -10,6 +10,10 @@ var (
 	ErrNotFound = errors.New("agent program not found")
 	// ErrExited is a call on a Conn whose agent has exited.
 	ErrExited = errors.New("agent exited")
+	// ErrRestart is a change the running agent cannot take live (an MCP
+	// server turned off or on in a Codex thread): it holds from the
+	// agent's next start.
+	ErrRestart = errors.New("the agent takes this change at its next start")
 )
 
 // NewError returns an error with text msg that matches kind (one of the

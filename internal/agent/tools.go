@@ -55,6 +55,8 @@ type MCPStatus struct {
 type MCP interface {
 	// MCPStatus lists every MCP server the agent has now.
 	MCPStatus(ctx context.Context) ([]MCPStatus, error)
-	// ToggleMCP turns the agent's server name off or on.
+	// ToggleMCP turns the agent's server name off or on. An agent that
+	// takes the change only when it starts answers an error matching
+	// ErrRestart.
 	ToggleMCP(ctx context.Context, name string, enabled bool) error
 }

@@ -1,8 +1,8 @@
 // Package markdown renders the agent's markdown to sanitized HTML on the
 // server, so that the browser never has to trust the model's output.
 //
-// One goldmark instance, built at package init, serves every caller: it is
-// stateless, so Render is safe for concurrent use. Raw HTML is never passed
+// One goldmark instance, built on first use (not at start), serves every
+// caller: it is stateless, so Render is safe for concurrent use. Raw HTML is never passed
 // through, links keep only safe schemes and open without referrer or opener,
 // and fenced code is highlighted by chroma with CSS classes whose stylesheet
 // CSS returns.
@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"regexp"
 	"sync"
+	"sync/atomic"
 
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/yuin/goldmark"
@@ -31,17 +32,27 @@ const Style = "github-dark"
 // with the application's own classes.
 const classPrefix = "hl-"
 
-var (
-	md  goldmark.Markdown
-	css string
-)
-
 // neverMatch disables e-mail linkify: only http and https text is linkified.
 var neverMatch = regexp.MustCompile(`\A\z.`)
 
-func init() {
+// renderer is the markdown converter with its highlighter and the
+// stylesheet of both themes.
+type renderer struct {
+	md  goldmark.Markdown
+	css string
+}
+
+// builds counts how often the renderer was built: once at most, on first
+// use, so that a server that renders no markdown pays nothing for it but
+// the init of the packages it links (TestStartLoadsNoFeature checks that
+// start-up does not build it).
+var builds atomic.Int32
+
+// get builds the renderer on first use (Render or CSS), not at start.
+var get = sync.OnceValue(func() *renderer {
+	builds.Add(1)
 	format := []chromahtml.Option{chromahtml.WithClasses(true), chromahtml.ClassPrefix(classPrefix)}
-	md = goldmark.New(
+	md := goldmark.New(
 		goldmark.WithExtensions(
 			extension.Table,
 			extension.Strikethrough,
@@ -63,11 +74,15 @@ func init() {
 		// No html.WithUnsafe: raw HTML becomes a comment and dangerous
 		// URLs are emptied even if the transformer missed one.
 	)
-	var err error
-	if css, err = themeCSS(format); err != nil {
-		panic(fmt.Sprintf("markdown: %v", err))
+	css, err := themeCSS(format)
+	if err != nil {
+		panic(fmt.Sprintf("markdown: %v", err)) // the styles are compiled in: a bug, not input
 	}
-}
+	return &renderer{md: md, css: css}
+})
+
+// Built reports whether the renderer was built (for start-up's tests).
+func Built() bool { return builds.Load() > 0 }
 
 // renderBuf is an output buffer with the buffered writer goldmark wants;
 // without one it allocates a 4 KiB writer per call.
@@ -98,7 +113,7 @@ func renderGoldmark(src string) (string, error) {
 	rb := bufs.Get().(*renderBuf)
 	rb.b.Reset()
 	rb.w.Reset(&rb.b)
-	err := md.Convert([]byte(src), rb.w) // flushes rb.w
+	err := get().md.Convert([]byte(src), rb.w) // flushes rb.w
 	out := rb.b.String()
 	if rb.b.Cap() <= maxPooled {
 		bufs.Put(rb)
@@ -109,6 +124,6 @@ func renderGoldmark(src string) (string, error) {
 	return out, nil
 }
 
-// CSS returns the stylesheet for highlighted code blocks, generated once at
-// start-up. Its selectors use the "hl-" class prefix.
-func CSS() string { return css }
+// CSS returns the stylesheet for highlighted code blocks, generated on
+// first use. Its selectors use the "hl-" class prefix.
+func CSS() string { return get().css }

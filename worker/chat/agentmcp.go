@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -69,5 +70,11 @@ func (r *Runtime) ToggleMCP(ctx context.Context, name string, enabled bool) erro
 	if !slices.ContainsFunc(list, func(s agent.MCPStatus) bool { return s.Name == name }) {
 		return fmt.Errorf("the running agent has no MCP server %q: %w", name, worker.ErrNotFound)
 	}
-	return m.ToggleMCP(ctx, name, enabled)
+	err = m.ToggleMCP(ctx, name, enabled)
+	if errors.Is(err, agent.ErrRestart) {
+		// Stored, the change reaches the agent at its next start, which
+		// the chat makes before the next message (refresh).
+		return fmt.Errorf("%w; a server the session stores is turned off or on from the chat's next message: %w", err, worker.ErrNotFound)
+	}
+	return err
 }

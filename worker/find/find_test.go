@@ -2,6 +2,9 @@ package find
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -68,10 +71,7 @@ func TestFinderIndexesSessionsAndCommits(t *testing.T) {
 		ID: "s1", Title: "Deploy notes", CreatedAt: time.Now(),
 		Workers: []worker.Info{{ID: "w1", SessionID: "s1", Kind: worker.KindSDK}},
 	}}}
-	f, err := Open(filepath.Join(t.TempDir(), "search"), store, m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := New(filepath.Join(t.TempDir(), "search"), store, m, nil)
 	if h := waitHits(t, f, "deploy", "", 1)[0]; h.SessionID != "s1" || h.Role != "title" {
 		t.Fatalf("title hit: %+v", h)
 	}
@@ -100,5 +100,97 @@ func TestNewestFirst(t *testing.T) {
 	want := []string{"w1-live", "w3-third", "w5-second", "w9-first"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("newestFirst = %v, want %v", got, want)
+	}
+}
+
+// userFrame is a stored user message saying text.
+func userFrame(uuid, text string) []byte {
+	line, _ := json.Marshal(map[string]any{"type": "user", "uuid": uuid, "timestamp": "2026-03-04T05:06:07Z",
+		"message": map[string]any{"role": "user", "content": text}})
+	frame, _ := json.Marshal(map[string]any{"type": "sdk-message", "seq": 1, "message": json.RawMessage(line)})
+	return frame
+}
+
+// The index is not opened (nor its directory made) until it is first
+// used; the first search opens it and finds what a previous run stored.
+func TestIndexOpensOnFirstSearch(t *testing.T) {
+	store, err := persist.Open(filepath.Join(t.TempDir(), "agentdesk.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if err := <-store.AppendMessages("w1", []persist.Message{{Seq: 1, UUID: "u1", Data: userFrame("u1", "migrate the ledger")}}); err != nil {
+		t.Fatal(err)
+	}
+	m := &sessions{events: hub.New(0), list: []worker.Session{{ID: "s1", Title: "Books", CreatedAt: time.Now(),
+		Workers: []worker.Info{{ID: "w1", SessionID: "s1", Kind: worker.KindSDK}}}}}
+	dir := filepath.Join(t.TempDir(), "search")
+	f := New(dir, store, m, nil)
+	if f.Opened() {
+		t.Fatal("the index is open before its first use")
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the index directory exists before its first use: %v", err)
+	}
+	if h := waitHits(t, f, "ledger", "", 1)[0]; h.WorkerID != "w1" || h.UUID != "u1" {
+		t.Fatalf("hit: %+v", h)
+	}
+	if !f.Opened() {
+		t.Fatal("a search answered without an open index")
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Search("ledger", 10, ""); err == nil {
+		t.Fatal("a search after Close answered")
+	}
+}
+
+// A commit of messages opens the index without waiting for a search, so
+// what this run stores is indexed as it comes; a finder never used closes
+// without opening it.
+func TestCommitOpensIndex(t *testing.T) {
+	store, err := persist.Open(filepath.Join(t.TempDir(), "agentdesk.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	m := &sessions{events: hub.New(0), list: []worker.Session{{ID: "s1", Title: "Ops", CreatedAt: time.Now(),
+		Workers: []worker.Info{{ID: "w1", SessionID: "s1", Kind: worker.KindSDK}}}}}
+	unused := New(filepath.Join(t.TempDir(), "unused"), store, m, nil)
+	if err := unused.Close(); err != nil || unused.Opened() {
+		t.Fatalf("close of an unused finder: %v, opened %v", err, unused.Opened())
+	}
+	f := New(filepath.Join(t.TempDir(), "search"), store, m, nil)
+	defer f.Close()
+	if err := <-store.AppendMessages("w1", []persist.Message{{Seq: 1, UUID: "u1", Data: userFrame("u1", "drain the queue")}}); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(2 * time.Minute); !f.Opened(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("a commit of messages did not open the index")
+		}
+	}
+	waitHits(t, f, "drain", "s1", 1)
+}
+
+// An index that cannot be opened makes search unavailable (the server
+// answers 503), not the server.
+func TestIndexUnavailable(t *testing.T) {
+	store, err := persist.Open(filepath.Join(t.TempDir(), "agentdesk.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := New(filepath.Join(file, "search"), store, &sessions{events: hub.New(0)}, nil)
+	defer f.Close()
+	for range 2 {
+		if _, err := f.Search("anything", 10, ""); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("search with no index: %v, want ErrUnavailable", err)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -62,7 +63,33 @@ func (r *Runtime) conversationArgs() []string {
 	if c := r.env.Info.Current; c != nil {
 		o.Model, o.PermissionMode = cmp.Or(o.Model, c.Model), cmp.Or(o.PermissionMode, c.PermissionMode)
 	}
-	return claude.ConversationArgs(o)
+	return append(claude.ConversationArgs(o), claude.LimitArgs(r.limits())...)
+}
+
+// limits are the worker's limits and the session's MCP servers as the
+// interactive CLI takes them: the appended prompt (with the snapshot off
+// on a resume, so that the session's current prompt holds, as the chat
+// does), the disallowed tools, the added directories and the enabled
+// servers. The TUI ignores --max-turns and --max-budget-usd (they work
+// with --print only: TestRealCLIInteractiveIgnoresTurnsAndBudget), so
+// they are not passed; agentdesk's own tools (the SDK server) need the
+// chat's control channel and stay the chat's.
+func (r *Runtime) limits() claude.Limits {
+	l := r.env.Info.Limits
+	var servers []claude.MCPServer
+	for _, s := range r.env.Session.MCPServers {
+		if s.Enabled {
+			servers = append(servers, claude.MCPServer{Name: s.Name, Type: s.Type, Command: s.Command, Args: s.Args,
+				Env: s.Env, URL: s.URL, Headers: s.Headers})
+		}
+	}
+	return claude.Limits{
+		AppendSystemPrompt: l.AppendSystemPrompt,
+		SnapshotOff:        r.resume,
+		DisallowedTools:    l.DisallowedTools,
+		AddDirs:            l.AddDirs,
+		MCPConfig:          claude.ServersConfig(servers),
+	}
 }
 
 // The CLI's words when the conversation flag was the wrong one
@@ -131,4 +158,16 @@ func (r *Runtime) markStarted() {
 	if r.env.ConversationStarted != nil {
 		r.env.ConversationStarted()
 	}
+}
+
+// loggable is args for the log: the MCP servers' JSON, whose headers and
+// environment may hold secrets, is left out.
+func loggable(args []string) []string {
+	out := slices.Clone(args)
+	for i := range len(out) - 1 {
+		if out[i] == "--mcp-config" {
+			out[i+1] = "(the session's MCP servers, not logged)"
+		}
+	}
+	return out
 }

@@ -144,7 +144,7 @@ func (r *Runtime) launch() error {
 		return err
 	}
 	r.started = time.Now()
-	r.slog.Info("claude started", "args", args, "pid", r.term.Current().Pid())
+	r.slog.Info("claude started", "args", loggable(args), "pid", r.term.Current().Pid())
 	return nil
 }
 

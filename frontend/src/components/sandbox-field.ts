@@ -47,11 +47,16 @@ export class SandboxField {
     }
   }
 
-  /** The request's fields: the level, and the permission mode when bypass is ticked. */
-  input(): Pick<CreateSessionInput, 'sandbox' | 'permissionMode'> {
+  /**
+   * The request's fields: the level, and when bypass is ticked the agent's
+   * mode for working without asking: Claude's bypassPermissions, Codex's
+   * approval policy never (Codex takes no Claude mode).
+   */
+  input(agent: string): Pick<CreateSessionInput, 'sandbox' | 'permissionMode'> {
     const sandbox = this.select.value as SandboxLevelName;
     if (sandbox === 'off') return {};
-    return { sandbox, ...(this.bypass.checked ? { permissionMode: 'bypassPermissions' } : {}) };
+    if (!this.bypass.checked) return { sandbox };
+    return { sandbox, permissionMode: agent === 'codex' ? 'never' : 'bypassPermissions' };
   }
 
   reset(): void {

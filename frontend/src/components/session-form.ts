@@ -138,7 +138,7 @@ export class SessionForm {
 
   private input(cwd: string): CreateSessionInput {
     const title = this.title.value.trim();
-    const base: CreateSessionInput = { agent: this.agent.value as AgentKind, ...(title !== '' ? { title } : {}), ...this.sandbox.input() };
+    const base: CreateSessionInput = { agent: this.agent.value as AgentKind, ...(title !== '' ? { title } : {}), ...this.sandbox.input(this.agent.value) };
     if (!this.worktreeBox.hidden && this.worktree.checked) {
       return { ...base, repo: cwd, branch: this.branch.value.trim(), worktree: true };
     }

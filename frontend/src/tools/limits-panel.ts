@@ -41,8 +41,8 @@ export class LimitsPanel {
       h('label', { class: 'limits-row' }, h('span', { class: 'limits-label' }, label), this.fields[f], h('span', { class: 'limits-hint' }, hint));
     const form = h('form', { class: 'limits-form', 'aria-label': 'Limits and prompt' },
       row('Add to the system prompt', 'appendSystemPrompt', 'Appended to the agent’s own instructions.'),
-      row('Max turns per message', 'maxTurns', 'The agent stops after this many steps and waits; Continue goes on.'),
-      row('Budget (USD)', 'maxBudgetUsd', 'For the whole conversation, counted by agentdesk across restarts.'),
+      row('Max turns per message', 'maxTurns', 'The agent stops after this many steps and waits; Continue goes on. Chat only: the terminal view’s Claude ignores it.'),
+      row('Budget (USD)', 'maxBudgetUsd', 'For the whole conversation, counted by agentdesk across restarts. Chat only: the terminal view’s Claude ignores it.'),
       row('Allowed tools', 'allowedTools', 'Used without asking; comma-separated.'),
       row('Disallowed tools', 'disallowedTools', 'Never used; comma-separated. Beats allowed.'),
       row('Additional directories', 'addDirs', 'Besides the session’s, one per line.'),

@@ -48,10 +48,7 @@ func mcpConfigFor(o agent.Options) string {
 	if o.Tools.Registry != nil {
 		return MCPConfig(o.Tools.Registry.Timeout()+cliTimeoutMargin, servers)
 	}
-	if len(servers) == 0 {
-		return ""
-	}
-	return mcpConfig(map[string]mcpEntry{}, servers)
+	return ServersConfig(servers)
 }
 
 // newHost is the SDK server's host for p, nil when o has no tools. It

@@ -56,6 +56,16 @@ func MCPConfig(timeout time.Duration, servers []MCPServer) string {
 	return mcpConfig(map[string]mcpEntry{SDKServer: {Type: "sdk", Name: SDKServer, AlwaysLoad: true, Timeout: timeout.Milliseconds()}}, servers)
 }
 
+// ServersConfig is --mcp-config's JSON for servers alone, without
+// agentdesk's SDK server (which needs the stream-json control channel the
+// interactive TUI has not); "" for none.
+func ServersConfig(servers []MCPServer) string {
+	if len(servers) == 0 {
+		return ""
+	}
+	return mcpConfig(map[string]mcpEntry{}, servers)
+}
+
 // mcpConfig adds servers to all and returns --mcp-config's JSON.
 func mcpConfig(all map[string]mcpEntry, servers []MCPServer) string {
 	for _, s := range servers {

@@ -48,7 +48,12 @@ func configFile(env []string) (string, error) {
 // one gets 0600). A key the user once rejected in the CLI stays rejected.
 // env is the child's environment (ChildEnv), which says where the file is.
 // Safe for concurrent use within this process.
-func SeedConfig(env []string, cwd string) (SeedResult, error) {
+//
+// dirs are more directories to mark trusted: the --add-dir ones, which the
+// interactive CLI otherwise asks about at every start ("Adding a new
+// directory … one you trust?"); the person named them in the session's
+// limits, and the chat's CLI (-p) takes them without asking.
+func SeedConfig(env []string, cwd string, dirs ...string) (SeedResult, error) {
 	file, err := configFile(env)
 	if err != nil {
 		return SeedResult{}, err
@@ -57,11 +62,9 @@ func SeedConfig(env []string, cwd string) (SeedResult, error) {
 	if real, err := filepath.EvalSymlinks(file); err == nil {
 		file = real // a dotfile manager's symlink stays a symlink
 	}
-	if abs, err := filepath.Abs(cwd); err == nil {
-		cwd = abs
-	}
-	if real, err := filepath.EvalSymlinks(cwd); err == nil {
-		cwd = real
+	trusted := make([]string, 0, 1+len(dirs))
+	for _, d := range append([]string{cwd}, dirs...) {
+		trusted = append(trusted, resolved(d))
 	}
 	keyTail := lookupEnv(env, "ANTHROPIC_API_KEY")
 	keyTail = keyTail[max(len(keyTail)-keyTailLen, 0):]
@@ -72,7 +75,7 @@ func SeedConfig(env []string, cwd string) (SeedResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if res.Changes, err = merge(doc, cwd, keyTail); err != nil || len(res.Changes) == 0 {
+	if res.Changes, err = merge(doc, trusted, keyTail); err != nil || len(res.Changes) == 0 {
 		return res, err
 	}
 	data, err := json.MarshalIndent(doc, "", "  ")
@@ -110,33 +113,35 @@ func readConfig(file string) (map[string]json.RawMessage, fs.FileMode, error) {
 	return doc, mode, nil
 }
 
+// resolved is dir as the CLI keys its projects: absolute, symlinks
+// resolved (as far as they resolve).
+func resolved(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir
+}
+
 // merge applies the seed keys to doc and says what changed.
 // hasCompletedProjectOnboarding is set together with the trust only: the
 // CLI drops it when it rewrites the file, and adding it back at every
 // start would report a change each time.
-func merge(doc map[string]json.RawMessage, cwd, keyTail string) ([]string, error) {
+func merge(doc map[string]json.RawMessage, dirs []string, keyTail string) ([]string, error) {
 	var changes []string
 	if string(doc["hasCompletedOnboarding"]) != "true" {
 		doc["hasCompletedOnboarding"] = json.RawMessage("true")
 		changes = append(changes, "marked onboarding as complete")
 	}
-	projects, err := object(doc, "projects")
-	if err != nil {
-		return nil, err
-	}
-	project, err := object(projects, cwd)
-	if err != nil {
-		return nil, err
-	}
-	if string(project["hasTrustDialogAccepted"]) != "true" {
-		project["hasTrustDialogAccepted"] = json.RawMessage("true")
-		project["hasCompletedProjectOnboarding"] = json.RawMessage("true")
-		changes = append(changes, "marked "+cwd+" as trusted")
-		if err := setObject(projects, cwd, project); err != nil {
+	for _, dir := range dirs {
+		trusted, err := trust(doc, dir)
+		if err != nil {
 			return nil, err
 		}
-		if err := setObject(doc, "projects", projects); err != nil {
-			return nil, err
+		if trusted {
+			changes = append(changes, "marked "+dir+" as trusted")
 		}
 	}
 	if keyTail == "" {
@@ -150,6 +155,28 @@ func merge(doc map[string]json.RawMessage, cwd, keyTail string) ([]string, error
 		changes = append(changes, "approved the key in ANTHROPIC_API_KEY")
 	}
 	return changes, nil
+}
+
+// trust marks dir's project trusted unless it is, and reports whether it
+// changed doc.
+func trust(doc map[string]json.RawMessage, dir string) (bool, error) {
+	projects, err := object(doc, "projects")
+	if err != nil {
+		return false, err
+	}
+	project, err := object(projects, dir)
+	if err != nil {
+		return false, err
+	}
+	if string(project["hasTrustDialogAccepted"]) == "true" {
+		return false, nil
+	}
+	project["hasTrustDialogAccepted"] = json.RawMessage("true")
+	project["hasCompletedProjectOnboarding"] = json.RawMessage("true")
+	if err := setObject(projects, dir, project); err != nil {
+		return false, err
+	}
+	return true, setObject(doc, "projects", projects)
 }
 
 // approveKey adds keyTail to customApiKeyResponses.approved unless it is

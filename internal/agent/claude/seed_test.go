@@ -217,3 +217,23 @@ func TestSeedConfigNoHome(t *testing.T) {
 		t.Fatal("no error without HOME or CLAUDE_CONFIG_DIR")
 	}
 }
+
+// The terminal view's added directories (--add-dir) are trusted with the
+// session's: the interactive CLI otherwise asks about each at start.
+func TestSeedConfigAddedDirs(t *testing.T) {
+	home, cwd, extra := t.TempDir(), t.TempDir(), t.TempDir()
+	res, err := claude.SeedConfig([]string{"HOME=" + home}, cwd, extra)
+	if err != nil || len(res.Changes) != 3 {
+		t.Fatalf("seed: %+v, %v", res, err)
+	}
+	m := readJSON(t, filepath.Join(home, ".claude.json"))
+	for _, d := range []string{cwd, extra} {
+		real, _ := filepath.EvalSymlinks(d)
+		if got := jsonPath(m, "projects", real, "hasTrustDialogAccepted"); got != true {
+			t.Errorf("%s trusted = %v", d, got)
+		}
+	}
+	if again, err := claude.SeedConfig([]string{"HOME=" + home}, cwd, extra); err != nil || len(again.Changes) != 0 {
+		t.Errorf("second seed: %+v, %v", again, err)
+	}
+}

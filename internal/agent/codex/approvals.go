@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -29,6 +28,9 @@ type Reply struct {
 	ID     json.RawMessage
 	Result any
 	Err    *RPCError
+	// run, when set, is a dynamic tool call that may run: the bridge's
+	// result answers it, not this Reply (toolask.go).
+	run *Msg
 }
 
 // Rule allows what a request asks without asking again: a command
@@ -55,6 +57,7 @@ type approval struct {
 	rule      Rule            // what "for this session" allows
 	perms     json.RawMessage // item/permissions/requestApproval: what was asked
 	questions map[string]string
+	call      *Msg // item/tool/call: the call, run once allowed (toolask.go)
 }
 
 // ErrUnknownRequest is an answer to a request the Translator does not hold
@@ -83,12 +86,18 @@ func (t *Translator) request(m Msg) ([]Out, *Reply) {
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"action": "decline"}}
 	case "execCommandApproval", "applyPatchApproval": // the v1 protocol's: never sent to this client
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"decision": "denied"}}
-	case "item/tool/call":
-		return nil, dynamicToolCall(m)
+	case methodToolCall:
+		if t.who == nil {
+			return nil, dynamicToolCall(m)
+		}
+		a, req = toolAsk(m, t.who)
+		if t.policy == "never" || bridgeAllowed(t.allowed, a.rule.Tool) {
+			return nil, &Reply{ID: m.ID, run: a.call}
+		}
 	default:
 		return nil, &Reply{ID: m.ID, Err: &RPCError{Code: -32601, Message: "agentdesk does not handle " + m.Method}}
 	}
-	if a.rule.Tool != "" && slices.Contains(t.allowed, a.rule) {
+	if a.rule.Tool != "" && allowedBy(t.allowed, a.rule) {
 		return nil, &Reply{ID: m.ID, Result: map[string]string{"decision": "accept"}}
 	}
 	a.rpcID, a.method = m.ID, m.Method
@@ -201,6 +210,9 @@ type Answer struct {
 	Session bool
 	// Answers are a Question's answers, by question text.
 	Answers map[string]string
+	// Message is a deny's reason: Codex's decisions take none, but a
+	// denied tool call's error result carries it to the model.
+	Message string
 }
 
 // Decide turns an answer to request id into the reply Codex expects.
@@ -214,6 +226,12 @@ func (t *Translator) Decide(id string, a Answer) (Reply, error) {
 	delete(t.byRPC, string(ap.rpcID))
 	if a.Allow && a.Session && ap.rule.Tool != "" {
 		t.allowed = append(t.allowed, ap.rule)
+	}
+	if !a.Allow && ap.call != nil {
+		t.denied = append(t.denied, map[string]any{"tool_name": ap.rule.Tool, "tool_use_id": params[toolCall](ap.call.Params).CallID})
+	}
+	if a.Allow && ap.call != nil {
+		return Reply{ID: ap.rpcID, run: ap.call}, nil
 	}
 	return Reply{ID: ap.rpcID, Result: decision(ap, a)}, nil
 }
@@ -229,6 +247,8 @@ func decision(ap *approval, a Answer) any {
 			scope = "session"
 		}
 		return map[string]any{"permissions": ap.perms, "scope": scope}
+	case methodToolCall:
+		return deniedCall(ap.rule.Tool, a.Message) // an allow runs the call instead (Session.Answer)
 	case "item/tool/requestUserInput":
 		answers := map[string]any{}
 		for q, ans := range a.Answers {

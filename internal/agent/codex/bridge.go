@@ -46,6 +46,9 @@ func (b *bridge) declare() []DynamicTool {
 	return out
 }
 
+// provider is who answers a call of tool now, "" for none.
+func (b *bridge) provider(tool string) string { return b.reg.Provider(b.scope, tool) }
+
 // toolCall is DynamicToolCallParams.
 type toolCall struct {
 	CallID    string          `json:"callId"`

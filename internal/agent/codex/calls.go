@@ -33,6 +33,13 @@ type ThreadParams struct {
 	// DynamicTools are the client's tools the model may call (thread/start
 	// only: thread/resume takes none in the pinned CLI).
 	DynamicTools []DynamicTool `json:"dynamicTools,omitempty"`
+	// DeveloperInstructions are added to the model's instructions as a
+	// developer message (the session's addition to the system prompt).
+	DeveloperInstructions string `json:"developerInstructions,omitempty"`
+	// Config are config.toml settings for this thread only, by key (the
+	// session's MCP servers, writable roots): they travel over the pipe,
+	// never on the command line.
+	Config map[string]any `json:"config,omitempty"`
 }
 
 // DynamicTool is a function tool the client serves (DynamicToolSpec).

@@ -143,6 +143,8 @@ func (c *conn) Answer(id string, a agent.Answer) error {
 	ans := Answer{Allow: a.Allow, Session: a.Allow && len(a.Updates) > 0 && string(a.Updates) != "null" && string(a.Updates) != "[]"}
 	if a.Allow {
 		ans.Answers = decodeAnswers(a.Input)
+	} else {
+		ans.Message = a.Message
 	}
 	return exited(c.s.Answer(id, ans))
 }

@@ -24,6 +24,11 @@ type Config struct {
 	Seed string
 	// Overrides are `-c` values for every start (Args).
 	Overrides []string
+	// Sandbox is Codex's own sandbox mode for every thread ("":
+	// DefaultSandbox). A chat that runs in agentdesk's box asks for
+	// FullAccess: the box is its sandbox (Codex's would nest bwrap, which
+	// the box's dropped capabilities refuse).
+	Sandbox string
 	// Version introduces agentdesk in initialize ("": "dev").
 	Version string
 }
@@ -70,9 +75,13 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 	so := SessionOptions{
 		Process:    Options{Path: d.cfg.Path, Overrides: d.cfg.Overrides, Dir: o.Dir, Env: env, Marker: o.Marker},
 		Settings:   Settings{Model: o.Settings.Model, Policy: o.Settings.PermissionMode},
+		Sandbox:    d.cfg.Sandbox,
 		Allowed:    rules(o.AllowedTools),
 		ClientName: "agentdesk", ClientVersion: d.cfg.Version,
 		Tools: o.Tools.Registry, ToolScope: o.Tools.Scope,
+		DeveloperInstructions: o.Limits.AppendSystemPrompt,
+		Config:                ThreadConfig(o.MCPServers, o.Limits.AddDirs, o.AllowedTools, o.Limits.DisallowedTools),
+		Limits:                Limits{MaxTurns: o.Limits.MaxTurns, MaxBudgetUSD: o.Limits.MaxBudgetUSD},
 	}
 	if so.ClientVersion == "" {
 		so.ClientVersion = "dev"
@@ -90,11 +99,14 @@ func (d *Driver) Start(ctx context.Context, o agent.Options) (agent.Conn, error)
 	return newConn(s), nil
 }
 
-// rules reads the allowed tools that are rules of this driver's syntax.
+// rules reads the allowed tools that are rules of this driver's syntax,
+// and those that allow the tool bridge's tools (toolask.go).
 func rules(tools []string) []Rule {
 	var out []Rule
 	for _, t := range tools {
-		if r, ok := ParseRule(t); ok {
+		if isBridgeRule(t) {
+			out = append(out, Rule{Tool: t})
+		} else if r, ok := readRule(t); ok {
 			out = append(out, r)
 		}
 	}

@@ -151,6 +151,8 @@ type msg struct {
 	Message       body               `json:"message"`
 	Usage         map[string]float64 `json:"usage"`
 	ToolUseResult map[string]any     `json:"tool_use_result"`
+	// PermissionDenials are a result's declined calls.
+	PermissionDenials []map[string]any `json:"permission_denials"`
 }
 
 // body is an assistant or user message's body; a system message's

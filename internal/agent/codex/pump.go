@@ -38,6 +38,9 @@ func (s *Session) pump(held []Msg, msgs <-chan Msg) {
 				batch = append(batch, o)
 				size += len(o.Raw)
 			}
+		case o := <-s.extra:
+			batch = append(batch, o)
+			size += len(o.Raw)
 		case out <- batch:
 			batch, size = nil, 0
 		case <-s.quit:
@@ -48,14 +51,11 @@ func (s *Session) pump(held []Msg, msgs <-chan Msg) {
 
 // feed translates one message and answers what needs an answer at once.
 func (s *Session) feed(m Msg) []Out {
-	if m.Method == "item/tool/call" && s.tools != nil && m.ID != nil {
-		// The dynamicToolCall item (item/started) shows the call; the
-		// answer comes when the provider gave it.
-		s.tools.call(m, func(r Reply) { s.respond(r) })
-		return nil
-	}
 	s.mu.Lock()
 	outs, reply := s.tr.Feed(m)
+	if s.tr.lim.watch(m, s.tr.model) {
+		s.stopTurn(s.tr.Thread(), s.turn)
+	}
 	switch m.Method {
 	case "turn/started":
 		s.turn = s.tr.Turn()
@@ -72,7 +72,14 @@ func (s *Session) feed(m Msg) []Out {
 	return outs
 }
 
+// respond answers Codex, or for a tool call that may run (Reply.run)
+// hands it to the bridge, whose answer then goes to Codex when the
+// provider gave it (the dynamicToolCall item shows the call meanwhile).
 func (s *Session) respond(r Reply) error {
+	if r.run != nil {
+		s.tools.call(*r.run, func(r Reply) { s.respond(r) })
+		return nil
+	}
 	if r.Err != nil {
 		return s.p.RespondError(r.ID, r.Err.Code, r.Err.Message)
 	}
@@ -105,6 +112,11 @@ func (m Message) input() []Input {
 func (s *Session) Send(ctx context.Context, m Message) error {
 	s.mu.Lock()
 	thread, turn, next := s.tr.Thread(), s.turn, s.next
+	if turn == "" && s.tr.lim.spentAll() {
+		r := budgetResult(s.tr)
+		s.mu.Unlock()
+		return s.emit(ctx, r)
+	}
 	s.mu.Unlock()
 	if turn != "" {
 		err := s.p.SteerTurn(ctx, thread, turn, m.ID, m.input())
@@ -149,7 +161,7 @@ func (s *Session) Interrupt(ctx context.Context) error {
 	return err
 }
 
-// Answer answers request id.
+// Answer answers request id (an allowed tool call runs: respond).
 func (s *Session) Answer(id string, a Answer) error {
 	s.mu.Lock()
 	r, err := s.tr.Decide(id, a)

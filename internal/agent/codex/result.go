@@ -40,6 +40,11 @@ func (t *Translator) result(turn Turn) Out {
 			text = strings.TrimSpace(turn.Error.Message + " " + turn.Error.AdditionalDetails)
 		}
 	}
+	if t.lim.hit != "" {
+		// Interrupted at a limit, or done before the interrupt landed:
+		// the limit was reached either way.
+		subtype, isError = t.lim.hit, true
+	}
 	dur := t.now().Sub(t.turnFrom).Milliseconds()
 	if turn.DurationMs != nil {
 		dur = *turn.DurationMs
@@ -51,13 +56,18 @@ func (t *Translator) result(turn Turn) Out {
 	if usd, ok := cost(t.model, tk); ok {
 		figures["costUSD"] = usd
 	}
-	return t.message("result", map[string]any{
-		"subtype": subtype, "is_error": isError, "duration_ms": dur, "num_turns": 1, "result": text,
+	fields := map[string]any{
+		"subtype": subtype, "is_error": isError, "duration_ms": dur, "num_turns": max(t.lim.steps, 1), "result": text,
 		"stop_reason": nil, "turn_id": turn.ID,
 		"usage": map[string]any{"input_tokens": fresh, "output_tokens": tk.Output,
 			"cache_read_input_tokens": tk.Cached, "cache_creation_input_tokens": 0,
 			"reasoning_output_tokens": tk.Reasoning},
 		"model_usage_since_last_result": map[string]any{t.model: figures},
 		"permission_denials":            denials(t.denied),
-	})
+	}
+	if t.lim.hit != "" {
+		fields["errors"] = []string{t.lim.limitText(t.lim.hit)}
+	}
+	t.lim.hit = ""
+	return t.message("result", fields)
 }

@@ -34,12 +34,24 @@ type SessionOptions struct {
 	// the thread is given as dynamic tools, those ToolScope sees.
 	Tools     *toolbridge.Registry
 	ToolScope string
+	// DeveloperInstructions are added to Codex's instructions (the
+	// session's appendSystemPrompt); Config are the thread's config
+	// overrides (ThreadConfig: MCP servers, writable roots).
+	DeveloperInstructions string
+	Config                map[string]any
+	// Limits bound each turn and the process (limits.go).
+	Limits Limits
 }
 
 // DefaultSandbox is the sandbox a Session asks for unless told otherwise:
 // Codex may write in the session's directory (and /tmp), not elsewhere,
 // and has no network.
 const DefaultSandbox = "workspace-write"
+
+// FullAccess is the sandbox mode without Codex's own sandbox: commands run
+// with the rights of the CLI itself (danger-full-access). agentdesk asks
+// for it only for a chat that runs inside its own box.
+const FullAccess = "danger-full-access"
 
 // maxBatch bounds a batch of Outs: entries, then bytes.
 const (
@@ -58,8 +70,9 @@ type Session struct {
 	quit     chan struct{}
 	quitOnce sync.Once
 	wg       sync.WaitGroup
-	resume   error   // why the thread asked for could not be resumed (then started anew)
-	tools    *bridge // nil without Tools
+	resume   error    // why the thread asked for could not be resumed (then started anew)
+	tools    *bridge  // nil without Tools
+	extra    chan Out // what the Session says itself (limits.go), into the pump
 
 	mu   sync.Mutex
 	tr   *Translator
@@ -75,7 +88,7 @@ func Open(ctx context.Context, l launch.Launcher, o SessionOptions) (*Session, e
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{p: p, out: make(chan []Out), quit: make(chan struct{})}
+	s := &Session{p: p, out: make(chan []Out), quit: make(chan struct{}), extra: make(chan Out)}
 	if o.Tools != nil {
 		s.tools = newBridge(o.Tools, o.ToolScope)
 	}
@@ -93,8 +106,9 @@ func Open(ctx context.Context, l launch.Launcher, o SessionOptions) (*Session, e
 	}
 	s.tr = NewTranslator(t)
 	s.tr.Allow(o.Allowed...)
+	s.tr.lim.Limits = o.Limits
 	if s.tools != nil {
-		s.tr.BridgeNames()
+		s.tr.BridgeNames(s.tools.provider)
 	}
 	close(boot) // hands over to the pump
 	return s, nil
@@ -148,6 +162,7 @@ func (s *Session) handshake(ctx context.Context, o SessionOptions) (Thread, erro
 	}
 	tp := ThreadParams{Cwd: o.Process.Dir, Model: o.Settings.Model, ApprovalPolicy: o.Settings.Policy, Sandbox: sandbox}
 	tp.DynamicTools = decl
+	tp.DeveloperInstructions, tp.Config = o.DeveloperInstructions, o.Config
 	if o.Thread != "" {
 		t, err := s.p.ResumeThread(ctx, o.Thread, tp)
 		var rpc *RPCError

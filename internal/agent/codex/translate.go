@@ -68,10 +68,14 @@ type Translator struct {
 	byRPC   map[string]string    // request id by the JSON-RPC id Codex gave it
 	calls   map[string]string    // tool calls shown and not answered yet: their names, by id
 	usage   usageCounter
+	lim     limiter // the turn and budget limits (limits.go)
 	allowed []Rule
 	// bridged names dynamic tools without a namespace as the chat names
 	// the tool bridge's tools, mcp__agentdesk__<tool> (BridgeNames).
 	bridged bool
+	// who names the provider of a bridge's tool for its permission
+	// request (toolask.go); nil without a bridge.
+	who func(tool string) string
 }
 
 // BridgePrefix is how the chat names the tool bridge's tools (Claude's
@@ -80,8 +84,10 @@ type Translator struct {
 const BridgePrefix = "mcp__agentdesk__"
 
 // BridgeNames makes dynamic tool calls without a namespace show as the
-// tool bridge's (BridgePrefix): the Session declared them from it.
-func (t *Translator) BridgeNames() { t.bridged = true }
+// tool bridge's (BridgePrefix): the Session declared them from it. A
+// call then asks the person first (toolask.go); who names the provider
+// that would answer it.
+func (t *Translator) BridgeNames(who func(tool string) string) { t.bridged, t.who = true, who }
 
 // NewTranslator returns a Translator for thread, which runs with the
 // settings Codex answered thread/start or thread/resume with.

@@ -92,3 +92,20 @@ func TestUsageCountsTheTotalsGrowth(t *testing.T) {
 		t.Fatalf("a turn without usage %+v", got)
 	}
 }
+
+// The engine's allowed tools that name the bridge's tools (Claude's rule
+// syntax: a tool, every tool, the server) let a call run without asking;
+// other tools' rules and a tool with content do not.
+func TestBridgeRules(t *testing.T) {
+	allowed := rules([]string{"mcp__agentdesk__show", "Bash(ls)", "mcp__github__*", "mcp__agentdesk__notify(x)"})
+	for name, want := range map[string]bool{"mcp__agentdesk__show": true, "mcp__agentdesk__notify": false, "mcp__agentdesk__ls": false} {
+		if got := bridgeAllowed(allowed, name); got != want {
+			t.Errorf("%s allowed %v, want %v (rules %+v)", name, got, want, allowed)
+		}
+	}
+	for _, all := range []string{"mcp__agentdesk__*", "mcp__agentdesk"} {
+		if !bridgeAllowed(rules([]string{all}), "mcp__agentdesk__anything") {
+			t.Errorf("%s does not allow every tool of the bridge", all)
+		}
+	}
+}

@@ -125,3 +125,41 @@ func TestWorkspaceNet(t *testing.T) {
 		t.Errorf("view network %q, want host", v.Network)
 	}
 }
+
+// TestEndpointAtItsOwnAddress: an http endpoint without a variable (a
+// program reads it from its own config) is reached in the box at its own
+// loopback address, through a bridge on the same port; the variable's
+// endpoint still gets the first numbered port, an https one without a
+// variable joins the proxy's allow list, and one off loopback is refused.
+func TestEndpointAtItsOwnAddress(t *testing.T) {
+	tl := tools(t)
+	f := newFixture(t)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "own saw %s", r.URL.Path)
+	}))
+	defer api.Close()
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "var saw %s", r.URL.Path)
+	}))
+	defer other.Close()
+	o := f.options(tl, sandbox.Workspace)
+	o.Endpoints = []sandbox.Endpoint{{Var: "API_URL", URL: other.URL}, {URL: api.URL + "/v1"}, {URL: "https://api.example.invalid"}}
+	b := newBox(t, o)
+	out := run(t, b, f.work, fmt.Sprintf(`
+echo "url=$API_URL proxy=$HTTPS_PROXY"
+echo "own=$(curl -s -m 20 %s/v1/responses)"
+echo "var=$(curl -s -m 20 "$API_URL/x")"
+`, api.URL))
+	for _, want := range []string{"url=http://127.0.0.1:41000 proxy=http://127.0.0.1:41001\n", "own=own saw /v1/responses\n", "var=var saw /x\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("box said %q, want %q", out, want)
+		}
+	}
+	if v := b.View(); len(v.Endpoints) != 3 || !strings.Contains(v.Endpoints[0], "same address") {
+		t.Errorf("view endpoints %q", v.Endpoints)
+	}
+	o.Endpoints = []sandbox.Endpoint{{URL: "http://192.0.2.1:8000/v1"}}
+	if _, err := sandbox.ViewOf(o); err == nil || !strings.Contains(err.Error(), "workspace+net") {
+		t.Errorf("an http endpoint off loopback without a variable: %v, want refused", err)
+	}
+}

@@ -2,8 +2,6 @@ package sandbox
 
 import (
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -219,62 +217,5 @@ func resolve(path string) string {
 }
 
 func depth(path string) int { return strings.Count(path, "/") }
-
-// endpoints turns each endpoint into the box's variables and, with
-// Workspace, its bridge: the http ones a plain forward each, the https
-// ones one CONNECT proxy for all.
-func (p *plan) endpoints(o Options) error {
-	var tunnel *link
-	for _, e := range o.Endpoints {
-		u, target, err := parseEndpoint(e)
-		if err != nil {
-			return err
-		}
-		if o.Level == WorkspaceNet {
-			p.env = append(p.env, e.Var+"="+e.URL)
-			p.view.Endpoints = append(p.view.Endpoints, e.URL)
-			continue
-		}
-		if u.Scheme == "https" {
-			if tunnel == nil {
-				tunnel = &link{connect: true}
-			}
-			tunnel.allow = append(tunnel.allow, target)
-			p.env = append(p.env, e.Var+"="+e.URL)
-			p.view.Endpoints = append(p.view.Endpoints, e.URL+" (through agentdesk's proxy, "+target+" only)")
-			continue
-		}
-		l := link{port: firstPort + len(p.links), target: target}
-		p.links = append(p.links, l)
-		inside := *u
-		inside.Host = net.JoinHostPort("127.0.0.1", strconv.Itoa(l.port))
-		p.env = append(p.env, e.Var+"="+inside.String())
-		p.view.Endpoints = append(p.view.Endpoints, e.URL+" (through agentdesk's bridge, as "+inside.String()+")")
-	}
-	if len(p.links) > 0 {
-		// The plain bridges are on loopback: never through the proxy.
-		p.env = append(p.env, "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
-	}
-	if tunnel != nil {
-		tunnel.port = firstPort + len(p.links)
-		p.links = append(p.links, *tunnel)
-		proxy := "http://127.0.0.1:" + strconv.Itoa(tunnel.port)
-		p.env = append(p.env, "HTTPS_PROXY="+proxy, "https_proxy="+proxy)
-	}
-	return nil
-}
-
-// parseEndpoint checks an endpoint's URL and returns its host:port.
-func parseEndpoint(e Endpoint) (*url.URL, string, error) {
-	u, err := url.Parse(e.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-		return nil, "", fmt.Errorf("sandbox endpoint %s=%q: not an http or https URL", e.Var, e.URL)
-	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-	}
-	return u, net.JoinHostPort(u.Hostname(), port), nil
-}
 
 func sockName(i int) string { return "bridge" + strconv.Itoa(i) + ".sock" }

@@ -88,7 +88,10 @@ type Options struct {
 // bridge (http://127.0.0.1:<port>/path). An https:// one keeps its URL, so
 // TLS is checked end to end, and the bridge is an HTTP CONNECT proxy
 // (HTTPS_PROXY inside) that lets through a tunnel to that host and port
-// only.
+// only. Var "" is an endpoint the program finds in its own config: its
+// address is kept (an https one through the proxy; an http one only on
+// loopback, 127.0.0.1 or localhost, where its bridge listens on the same
+// port in the box).
 type Endpoint struct {
 	Var string
 	URL string

@@ -25,7 +25,10 @@ type item struct {
 	Text   string   // message text, or the reasoning summary
 	Chunks []string // the deltas of Text, when they matter (slow)
 	Name   string   // function_call
-	Args   string   // function_call arguments (JSON text)
+	// Namespace is a function_call's namespace (an MCP server's tools
+	// come in the namespace mcp__<server>).
+	Namespace string
+	Args      string // function_call arguments (JSON text)
 }
 
 var (
@@ -34,7 +37,9 @@ var (
 	patchRe = regexp.MustCompile(`(?i)\b(patch|edit):(\S+)`)
 	// toolRe is "tool:NAME" or "tool:NAME {json}": a call of the function
 	// tool NAME (a client's dynamic tool) with those arguments.
-	toolRe = regexp.MustCompile(`(?i)\btool:([A-Za-z0-9_-]+)(?:[ \t]+(\{.*\}))?`)
+	// "tool:NS/NAME" calls NAME in the namespace NS (an MCP server's
+	// tool: tool:mcp__server/tool).
+	toolRe = regexp.MustCompile(`(?i)\btool:([A-Za-z0-9_/-]+)(?:[ \t]+(\{.*\}))?`)
 )
 
 // decide picks the reply for a parsed /v1/responses body.
@@ -66,7 +71,11 @@ func (s *Server) decide(body responsesBody) plan {
 		if args == "" {
 			args = "{}"
 		}
-		return plan{kind: "tool", status: http.StatusOK, items: []item{{Type: "function_call", Name: tm[1], Args: args}}}
+		ns, name, ok := strings.Cut(tm[1], "/")
+		if !ok {
+			ns, name = "", tm[1]
+		}
+		return plan{kind: "tool", status: http.StatusOK, items: []item{{Type: "function_call", Namespace: ns, Name: name, Args: args}}}
 	case m != nil && strings.TrimSpace(m[1]) != "":
 		return callPlan("bash", strings.TrimSpace(m[1]))
 	case pm != nil:
@@ -115,6 +124,11 @@ func applyPatch(kind, file string) string {
 	return "apply_patch <<'EOF'\n*** Begin Patch\n" + body + "*** End Patch\nEOF\n"
 }
 
+// HoldNext, printed by a tool, makes the request that sends its output
+// hang (response.created, then nothing until the client leaves): a test
+// sees the model asked again, and the turn cut there.
+const HoldNext = "HOLD-NEXT-REQUEST"
+
 // toolResultPlan answers a request whose input ends with tool outputs.
 func toolResultPlan(input []Item) (plan, bool) {
 	var outs []string
@@ -127,6 +141,9 @@ func toolResultPlan(input []Item) (plan, bool) {
 	}
 	if len(outs) == 0 {
 		return plan{}, false
+	}
+	if strings.Contains(strings.Join(outs, "\n"), HoldNext) {
+		return plan{kind: "hold", status: http.StatusOK, hang: true}, true
 	}
 	return textPlan("tool_result", fmt.Sprintf("Tool finished. Output: '%s'", strings.Join(outs, "', '"))), true
 }

@@ -21,7 +21,9 @@ import (
 //
 //   - The input ends with function_call_output items (the CLI ran a tool):
 //     the text "Tool finished. Output: '<output>'", <output> being what
-//     the command printed (the part after the CLI's "Output:" line).
+//     the command printed (the part after the CLI's "Output:" line); an
+//     output holding HoldNext: response.created, then nothing until the
+//     client leaves.
 //   - A restored allow (RestoredAllow and a tool's JSON input): that tool
 //     again (reply_restored.go).
 //   - The prompt (the text of the last user message that is not the CLI's
@@ -31,7 +33,8 @@ import (
 //     cannot be reached); "hang": response.created, then nothing until the
 //     client leaves; "tool:<name>" or "tool:<name> {json}": a function call
 //     of <name> (a client's dynamic tool) with that JSON object as its
-//     arguments ({} without); "bash:<cmd>": an exec_command function call running
+//     arguments ({} without), "tool:<ns>/<name>" the same in namespace
+//     <ns> (an MCP server's tool: mcp__<server>/<tool>); "bash:<cmd>": an exec_command function call running
 //     <cmd> (the rest of the line); "patch:<file>": an exec_command call of
 //     apply_patch adding <file> (one line, "hello"), which the CLI turns
 //     into a file change; "edit:<file>": the same, changing that line to

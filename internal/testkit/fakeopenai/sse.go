@@ -148,6 +148,9 @@ func (s *Server) streamCall(e *sse, index int, it item) (map[string]any, error) 
 	n := s.nextSeq()
 	id, call := fmt.Sprintf("fc_fake_%04d", n), fmt.Sprintf("call_fake_%04d", n)
 	added := map[string]any{"id": id, "type": "function_call", "status": "in_progress", "name": it.Name, "call_id": call, "arguments": ""}
+	if it.Namespace != "" {
+		added["namespace"] = it.Namespace
+	}
 	done := with(added, "status", "completed", "arguments", it.Args)
 	at := map[string]any{"item_id": id, "output_index": index}
 	return done, sendAll(e, []map[string]any{
