@@ -82,6 +82,9 @@ describe('a long conversation read in pages', { timeout: 900_000 }, () => {
     page.on('request', (r) => {
       if (r.url().includes('/messages?')) reads.push(new URL(r.url()).searchParams);
     });
+    page.on('requestfinished', (r) => {
+      if (r.url().includes('/messages?')) void page.evaluate((k) => { window.__reads = k; }, reads.length).catch(() => undefined);
+    });
     await signIn(page, server);
     await page.goto(server.url + route);
     await page.waitForFunction((marker) => {
@@ -154,6 +157,54 @@ describe('a long conversation read in pages', { timeout: 900_000 }, () => {
       const q = reads.at(-1);
       assert.equal(q.get('before'), stored[first], 'the older read goes before the oldest shown');
       assert.deepEqual(await overflow(page), [], 'nothing overflows');
+      assert.deepEqual(page.errors, [], 'no console errors');
+      await page.context().close();
+    });
+  }
+
+  for (const [size, viewport] of [['desktop', desktop], ['phone', phone]]) {
+    test(`${size}: scrolling up through thousands of messages keeps the document small; down again shows the newest`, async (t) => {
+      const { page, reads } = await open(viewport);
+      await page.waitForFunction(() => document.querySelector('.pane-chat:not([hidden]) .chat-log')?.getAttribute('aria-busy') === 'false');
+      const sc = page.locator('.pane-chat:not([hidden]) .chat-scroll');
+      const elements = () => page.evaluate(() => document.getElementsByTagName('*').length);
+      let most = 0;
+      for (let k = 1; k <= 8; k++) {
+        // To the top until the next older page is read (each poll that sees none scrolls up again).
+        await page.waitForFunction((want) => {
+          if (window.__reads >= want) return true;
+          const el = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
+          if (el.scrollTop !== 0) el.scrollTop = 0;
+          return false;
+        }, k + 1, { timeout: longMs, polling: 250 }).catch(() => undefined);
+        assert.ok(reads.length >= k + 1, `older page ${k} read`);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        most = Math.max(most, await elements());
+      }
+      t.diagnostic(`${size}: at most ${most} elements while ${reads.length - 1} older pages were read`);
+      assert.ok(most < 20_000, `at most ${most} elements while ${reads.length - 1} older pages were read`);
+      const parked = await page.locator('.pane-chat:not([hidden]) .chat-parked').count();
+      assert.ok(parked > 0, 'chunks far from view are parked');
+      // What is on screen at the top is still the oldest read, in order.
+      const dom = await shown(page);
+      assertRun(dom, 'after eight older pages');
+      await shots(page, 'chat-long-parked');
+
+      // Down again: the newest message shows, and the document stays small.
+      await sc.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+      await page.waitForFunction((marker) => {
+        const box = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
+        box.scrollTop = box.scrollHeight;
+        for (const el of document.querySelectorAll('.pane-chat:not([hidden]) [data-uuid]')) {
+          if (!el.textContent.includes(marker)) continue;
+          const r = el.getBoundingClientRect();
+          const q = box.getBoundingClientRect();
+          return r.bottom > q.top && r.top < q.bottom;
+        }
+        return false;
+      }, lastMarker(n), { timeout: longMs, polling: 250 });
+      assert.ok(await elements() < 20_000, 'small at the bottom again');
+      assertRun(await shown(page), 'back at the bottom');
       assert.deepEqual(page.errors, [], 'no console errors');
       await page.context().close();
     });

@@ -31,6 +31,8 @@ suite=(
   "./internal/pty|^BenchmarkPTYThroughput\$/^subs=1\$|2x|-ptybytes=20000000"
   # Issue 28: opening a long chat (its newest page, then one older) must not grow with its length,
   "./worker/chat|^BenchmarkNewestPage20k\$|20x"
+  # the history import of an adopted conversation (5 MB, 2,009 messages: scan, markdown, commit, publish),
+  "./worker/chat|^BenchmarkImport5MB\$|3x"
   # and the search's query mix over 20,000 indexed messages.
   "./internal/search|^BenchmarkSearchScale\$|3x||AGENTDESK_SEARCH_N=20000"
 )

@@ -34,3 +34,20 @@ func PermissionRequest(p Permission) ([]byte, error) {
 		Permission
 	}{TypePermissionRequest, p})
 }
+
+// TypeHistoryAppended is the sdk socket's notice of stored messages that
+// were not sent one by one (docs/api-extensions.md).
+const TypeHistoryAppended = "history-appended"
+
+// HistoryAppended is {"type":"history-appended","count","last"}: count
+// messages, the newest of which has uuid last, were stored after the
+// previous frame and are not sent on the socket (an imported history):
+// the cursor moves to last, and a tab reads them over REST
+// (GET …/messages?before=) if it shows them.
+func HistoryAppended(count int, last string) []byte {
+	return mustJSON(struct {
+		Type  string `json:"type"`
+		Count int    `json:"count"`
+		Last  string `json:"last"`
+	}{TypeHistoryAppended, count, last})
+}

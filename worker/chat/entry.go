@@ -37,6 +37,11 @@ type entry struct {
 	// (import.go): a past turn, so the running turn and the activity are
 	// left alone.
 	history bool
+	// bulk marks an imported message that goes to the tabs in a
+	// history-appended notice with the others of its run instead of in a
+	// frame of its own (journal_publish.go): a tab shows the newest page
+	// of an import, never thousands of messages one by one.
+	bulk bool
 	// endsMessage marks the stream_event that ends an API message
 	// (message_stop): its blocks are all stored by then.
 	endsMessage bool

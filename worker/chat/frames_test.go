@@ -25,6 +25,7 @@ type frame struct {
 	State     string          `json:"state"`
 	Stage     string          `json:"stage"`
 	Last      *string         `json:"last"`
+	Count     int             `json:"count"`
 	RequestID string          `json:"requestId"`
 	ToolName  string          `json:"toolName"`
 	Input     json.RawMessage `json:"input"`

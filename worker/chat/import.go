@@ -81,6 +81,7 @@ func (h *history) importFile() (agent.Transcript, *importer) {
 		return nil, nil
 	}
 	im := h.newImporter()
+	im.bulk = true
 	var st agent.HistoryStats
 	if err == nil {
 		if st, err = t.Read(im.add); err == nil {

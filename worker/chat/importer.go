@@ -35,7 +35,11 @@ type importer struct {
 	stopping <-chan struct{}
 	log      *slog.Logger
 
-	ids   map[string]struct{} // uuids imported: a repeated one is skipped
+	ids map[string]struct{} // uuids imported: a repeated one is skipped
+	// bulk sends the messages to the tabs as history-appended notices
+	// (entry.bulk): set while the record so far is imported, cleared
+	// before following what another process appends.
+	bulk  bool
 	es    []entry
 	size  int
 	count int // messages produced
@@ -58,7 +62,7 @@ func (im *importer) add(m agent.HistoryMessage) error {
 	}
 	im.ids[id] = struct{}{}
 	msg, blobs := im.withFiles(msg, m.Files)
-	im.es = append(im.es, entry{kind: kStored, msg: msg, uuid: id, typ: m.Type, history: true, blobs: blobs})
+	im.es = append(im.es, entry{kind: kStored, msg: msg, uuid: id, typ: m.Type, history: true, bulk: im.bulk, blobs: blobs})
 	im.size += len(msg)
 	for _, b := range blobs {
 		im.size += len(b.Data)
@@ -109,7 +113,9 @@ func (im *importer) flush() error {
 // finish flushes the last batch and adds the marker, when anything was
 // imported.
 func (im *importer) finish() error {
-	if err := im.flush(); err != nil || im.count == 0 {
+	err := im.flush()
+	im.bulk = false
+	if err != nil || im.count == 0 {
 		return err
 	}
 	id := uuid.Must(uuid.NewV7()).String()

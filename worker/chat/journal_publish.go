@@ -29,12 +29,7 @@ func (j *journal) publish(q chan batch) {
 		j.meter.observe(b.entries, &j.wg) // before the result is shown
 		j.pubMu.Lock()
 		j.hub.Hold() // each tab's writer wakes once for the batch (hub.Hold)
-		changed := false
-		for i := range b.entries {
-			if j.applyLocked(&b.entries[i]) {
-				changed = true
-			}
-		}
+		changed := j.applyAllLocked(b.entries)
 		j.hub.Release()
 		j.pubMu.Unlock()
 		j.inflight.release(b.size)
@@ -92,6 +87,36 @@ func dropStored(es []entry, err error, report bool) []entry {
 		}
 	}
 	return out
+}
+
+// applyAllLocked applies a batch's entries in order. A run of bulk
+// entries (an import's batch) is published as one history-appended notice
+// at the cursor of its last: a tab attached before it gets the notice, one
+// attached after it gets the messages in its replay, as the subscription
+// and the batch are cut under pubMu. It reports whether the activity
+// changed.
+func (j *journal) applyAllLocked(es []entry) bool {
+	changed := false
+	run, last := 0, ""
+	for i := range es {
+		e := &es[i]
+		if e.kind == kStored && e.bulk {
+			j.cursor = e.seq
+			run, last = run+1, e.uuid
+			continue
+		}
+		if run > 0 {
+			j.hub.Publish(j.cursor, hub.Frame{Data: wire.HistoryAppended(run, last)})
+			run = 0
+		}
+		if j.applyLocked(e) {
+			changed = true
+		}
+	}
+	if run > 0 {
+		j.hub.Publish(j.cursor, hub.Frame{Data: wire.HistoryAppended(run, last)})
+	}
+	return changed
 }
 
 // applyLocked publishes one entry and updates the state a new attachment

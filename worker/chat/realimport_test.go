@@ -43,6 +43,8 @@ func TestRealImportAfterTerminalTurn(t *testing.T) {
 	hB := s.harness(t, harnessOptions{conv: hA.conv}) // a new worker: its own, empty log
 	b := attach(t, hB.rt, "")
 	b.seenOrUntil(isImportMarker)
+	// A tab attached during the import got its batches as notices: read what B stored.
+	b = attach(t, hB.rt, "")
 	var got []string
 	for _, f := range b.frames {
 		if f.stored() {

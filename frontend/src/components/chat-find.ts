@@ -6,6 +6,7 @@
 // the rest of it, and the find runs again over the whole chat.
 import { h } from '../dom';
 import { loadAllEvent, olderLoadedEvent } from '../panes/chat/older';
+import { unpark, unparkAll } from '../panes/chat/park';
 import '../styles/search.css';
 
 /** The chat log shown now, if any. */
@@ -104,6 +105,7 @@ export class ChatFind {
     this.renderEarlier();
     const q = this.input.value.trim().toLowerCase();
     if (q === '' || this.log === null) return;
+    unparkAll(this.log); // the chunks far from view too (they are parked again as they were)
     for (const el of this.log.querySelectorAll<HTMLElement>('[data-uuid]')) {
       if ((el.textContent ?? '').toLowerCase().includes(q)) this.found.push(el);
     }
@@ -121,6 +123,7 @@ export class ChatFind {
     this.found[this.at]?.classList.remove('find-current');
     this.at = (this.at + d + n) % n;
     const el = this.found[this.at];
+    if (el !== undefined) unpark(el);
     el?.classList.add('find-current');
     el?.scrollIntoView({ block: 'center' });
     this.count.textContent = `${this.at + 1} of ${n}`;

@@ -4,6 +4,7 @@
 import type { Api } from '../api';
 import { h } from '../dom';
 import { trapTab } from '../focus-trap';
+import { parkedChunks, unpark } from '../panes/chat/park';
 import type { Session } from '../types';
 import '../styles/search.css';
 
@@ -177,13 +178,23 @@ export function appendSnippet(el: HTMLElement, snippet: string): void {
  * still be reading its history) and highlights it. Gives up after limitMs.
  */
 export function revealMessage(root: HTMLElement, uuid: string, limitMs = 20000): void {
+  const sel = `[data-uuid="${CSS.escape(uuid)}"]`;
   const find = (): HTMLElement | null => {
-    for (const el of root.querySelectorAll<HTMLElement>(`[data-uuid="${CSS.escape(uuid)}"]`)) {
-      if (el.offsetParent !== null || el.getClientRects().length > 0) return el;
+    // A chunk of the chat far from view is parked (park.ts): put the one with the message back.
+    for (const chunk of parkedChunks()) {
+      const el = chunk.querySelector<HTMLElement>(sel);
+      if (el !== null) unpark(el, root);
+    }
+    for (const el of root.querySelectorAll<HTMLElement>(sel)) {
+      if (el.offsetParent !== null || el.getClientRects().length > 0) {
+        unpark(el, root); // kept in the document until shown
+        return el;
+      }
     }
     return null;
   };
   const show = (el: HTMLElement): void => {
+    unpark(el, root); // parked meanwhile, or about to be: back, and kept until in view
     el.scrollIntoView({ block: 'center' });
     el.classList.remove('search-target');
     void el.offsetWidth; // restart the animation

@@ -3,7 +3,11 @@
 // cursor moves with every stored line received, so a reconnect asks only for
 // what is missing. The first connection is preceded by the newest page of
 // the stored history read over REST (history.ts; older pages are the pane's,
-// older.ts), so its replay is only what was stored since.
+// older.ts), so its replay is only what was stored since. An imported
+// history comes as history-appended notices instead of messages: the
+// connection then reads the newest page again and reconnects after it
+// (refresh), so a tab open during an import shows the import's newest
+// page, not thousands of messages one by one.
 import { ReconnectingSocket, wsUrl, type SocketState } from '../../ws';
 import type { Activity } from '../../types';
 import { lastUuid, newestPageSize, readBack, readHistory, type FetchOlder, type FetchPage, type StoredMessage } from './history';
@@ -25,6 +29,8 @@ export interface ChatHandlers {
   historyEnd(): void;
   /** The server does not know our cursor: drop everything, the whole history follows. */
   reset(): void;
+  /** count messages were stored and not sent (an import); the newest page is read again once it ends. */
+  appended?(count: number): void;
   activity(a: Activity): void;
   /** How far a Stop got (stop-card.ts). */
   stopStage?(s: StopStage): void;
@@ -43,6 +49,8 @@ export class ChatConnection {
   private inReplay = true;
   private begun = false;
   private disposed = false;
+  /** history-appended came: what is shown is not the newest page any more. */
+  private stale = false;
 
   /**
    * fetchPage, when given, reads the stored history before the first
@@ -73,25 +81,59 @@ export class ChatConnection {
     });
   }
 
-  /** Reads the newest page (or, when that fails, the whole history) and returns the cursor after it. */
-  private async readNewest(): Promise<string> {
+  /**
+   * Reads the newest page (or, when that fails, the whole history) and
+   * returns the cursor after it. With replace, what is shown is dropped
+   * (on.reset) just before the first messages read are given.
+   */
+  private async readNewest(replace = false): Promise<string> {
+    let fresh = replace;
+    const give = (msgs: StoredMessage[]): void => {
+      if (fresh) this.on.reset();
+      fresh = false;
+      this.on.history(msgs);
+    };
     if (this.fetchOlder !== undefined) {
       const page = await readBack(this.fetchOlder, '', newestPageSize).catch(() => null);
       if (page !== null) {
         if (this.disposed) return '';
-        this.on.history(page.messages);
+        give(page.messages);
         this.on.older?.(page.next);
         return lastUuid(page.messages) ?? '';
       }
     }
     if (this.fetchPage === undefined) return '';
-    return readHistory(this.fetchPage, '', (msgs) => this.on.history(msgs), () => this.disposed);
+    return readHistory(this.fetchPage, '', give, () => this.disposed);
+  }
+
+  /**
+   * Shows the newest page after history-appended notices: closes the
+   * socket, reads the page and reconnects after its last message, as at
+   * the start, so nothing is lost or shown twice.
+   */
+  private refresh(): void {
+    this.stale = false;
+    this.socket?.dispose();
+    this.socket = null;
+    this.inReplay = true;
+    this.on.state('connecting');
+    const cursor = this.last;
+    void this.readNewest(true).then((last) => {
+      if (this.disposed) return;
+      this.last = last !== '' ? last : cursor;
+      this.on.historyRead();
+      this.open();
+    });
   }
 
   private open(): void {
     this.socket = new ReconnectingSocket({
       url: () => wsUrl(this.path + (this.last !== null ? `?after=${encodeURIComponent(this.last)}` : '')),
       onOpen: () => {
+        if (this.stale) {
+          this.refresh(); // a reconnect after notices: the newest page instead of the rest
+          return;
+        }
         this.inReplay = true;
         this.on.opened();
       },
@@ -138,10 +180,19 @@ export class ChatConnection {
           this.on.streamed(m);
           return;
         }
+        if (this.stale) {
+          this.refresh(); // the import ended: this message is in the page read, or after it
+          return;
+        }
         if (typeof m.uuid === 'string' && m.uuid !== '') this.last = m.uuid;
         this.on.stored(m, f.html);
         return;
       }
+      case 'history-appended':
+        if (typeof f.last === 'string' && f.last !== '') this.last = f.last;
+        this.stale = true;
+        this.on.appended?.(typeof f.count === 'number' ? f.count : 0);
+        return;
       case 'history-end':
         if (typeof f.last === 'string' && f.last !== '') this.last = f.last;
         this.inReplay = false;

@@ -14,9 +14,11 @@ import { Banner } from './banner';
 import type { OutAttachment } from './attach-tray';
 import type { Composer } from './composer';
 import { ChatConnection } from './connection';
+import { ImportProgress } from './import-progress';
 import { modesOf } from './modes';
 import { CopyButtons } from './copy';
 import { OlderPages, revealEvent, type RevealDetail } from './older';
+import { Parking } from './park';
 import { ChatChrome, messagesPath } from './pane-chrome';
 import { PermissionDock } from './permission-dock';
 import type { CliMessage, ClientFrame, PermissionRequest } from './protocol';
@@ -44,12 +46,16 @@ export class ChatPane implements Pane {
   private readonly scroller: Scroller;
   /** The pages before the newest one, read as the person scrolls up (older.ts). */
   private readonly older: OlderPages;
+  /** Chunks far from view leave the document (park.ts). */
+  private readonly parking: Parking;
   private readonly dock: PermissionDock;
   /** Forms and links of agentdesk's own tools (ask_user, show). */
   private readonly toolDock: ToolDock;
   private readonly stopCard = new StopCard((force) => this.cancel(force));
   private readonly banner = new Banner();
   private readonly turnStart = new TurnStart();
+  /** While an import's messages are stored (history-appended): how many so far. */
+  private readonly importing = new ImportProgress();
   /** The bar, settings, usage, queue, composer and completion (pane-chrome.ts). */
   private readonly chrome: ChatChrome;
   private readonly composer: Composer;
@@ -93,7 +99,8 @@ export class ChatPane implements Pane {
         this.copies.refresh();
       },
     });
-    content.append(this.older.el, this.transcript.el, this.turnStart.el);
+    content.append(this.older.el, this.transcript.el, this.importing.el, this.turnStart.el);
+    this.parking = new Parking(this.transcript.el, this.scroller.el);
     this.dock = new PermissionDock((f) => this.conn.send(f), () => this.composer.focus(), modesOf(ctx.worker.agent).owner);
     this.toolDock = new ToolDock(ctx.session.id);
     this.chrome = new ChatChrome(ctx, this.banner, { send: (text, when, files) => this.sendMessage(text, when, files), cancel: () => this.cancel() }, () => this.worker);
@@ -148,10 +155,15 @@ export class ChatPane implements Pane {
       },
       historyEnd: () => this.historyEnd(),
       reset: () => {
+        this.importing.done();
         this.older.clear();
         this.transcript.clear();
         this.copies.clear();
         this.todos.clear();
+      },
+      appended: (count) => {
+        this.importing.add(count);
+        this.scroller.keep();
       },
       activity: (a) => this.setActivity(a),
       stopStage: (s) => this.stopCard.setStage(s),
@@ -202,6 +214,7 @@ export class ChatPane implements Pane {
   dispose(): void {
     window.removeEventListener(revealEvent, this.onReveal);
     this.older.dispose();
+    this.parking.dispose();
     this.toolDock.dispose();
     this.loop.dispose();
     this.copies.dispose();

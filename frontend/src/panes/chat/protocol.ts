@@ -59,6 +59,8 @@ export interface PermissionRequest {
 export type ServerFrame =
   | { type: 'sdk-message'; seq?: number; message: CliMessage; html?: Record<string, string> }
   | { type: 'history-end'; last: string | null }
+  /** Messages stored and not sent one by one (an imported history): the cursor moves to last. */
+  | { type: 'history-appended'; count: number; last: string }
   | { type: 'reset' }
   | { type: 'activity'; state: Activity }
   | { type: 'stop-stage'; stage: StopStage }
