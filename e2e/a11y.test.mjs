@@ -168,10 +168,10 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA and 2.2 AA)', { timeout: 600_00
       const pane = page.locator('.pane-chat:not([hidden])');
       await pane.locator('.chat-result').first().waitFor();
       await pane.locator('.chat-perm').waitFor();
-      await pane.locator('.hl-chroma').first().waitFor();
+      await pane.locator('pre > code[data-hl="done"]').first().waitFor();
       await check('chat with tool cards and a permission card', '.pane-chat:not([hidden]) .chat-scroll');
       for (const [i, what] of [[0, 'go'], [1, 'python'], [4, 'diff']]) {
-        await pane.locator('.hl-chroma').nth(i).scrollIntoViewIfNeeded();
+        await pane.locator('.md pre').nth(i).scrollIntoViewIfNeeded();
         await shoot(`chat code ${what}`);
       }
       await pane.locator('.tool-diff').first().scrollIntoViewIfNeeded();
