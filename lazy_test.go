@@ -72,13 +72,14 @@ func TestStartLoadsNoFeature(t *testing.T) {
 }
 
 // Budgets of a started server that has answered nothing yet (empty data
-// dir), in KiB of /proc/PID/status: measured 27.7-28.0 MiB VmRSS and
-// 6.2-6.6 MiB RssAnon on the 2-core test machine (docs/performance.md,
-// issue 29). A new dependency whose init runs at start (bleve and chroma
-// each add 6-8 MiB), or a feature loaded at start again, goes over.
+// dir), in KiB of /proc/PID/status: measured 22.0-22.4 MiB VmRSS and
+// 3.9-4.0 MiB RssAnon on the 2-core test machine once chroma left the
+// binary (round 7; with it, 28.1-28.5 and 6.2-6.6: docs/performance.md,
+// issue 29). A new dependency whose init runs at start (chroma added ~6
+// MiB, bleve as much), or a feature loaded at start again, goes over.
 const (
-	idleRSSBudget  = 34 << 10
-	idleAnonBudget = 9 << 10
+	idleRSSBudget  = 26 << 10
+	idleAnonBudget = 6 << 10
 )
 
 // TestIdleFootprint guards the idle server's memory against growth.

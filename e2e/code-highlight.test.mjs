@@ -57,7 +57,7 @@ describe('code blocks are highlighted in the browser', { timeout: 300_000 }, () 
         const page = await newPage(browser, { ...opts, colorScheme: scheme });
         await signIn(page, server, new URL(url).pathname);
         const go = page.locator(`${chat} .chat-text pre > code.language-go`);
-        await go.scrollIntoViewIfNeeded();
+        await page.locator(`${chat} .chat-text pre:has(> code.language-go)`).scrollIntoViewIfNeeded();
         await page.locator(`${chat} .chat-text pre > code.language-go[data-hl="done"]`).waitFor();
         const kw = go.locator('.hl-kw').first();
         assert.equal(await kw.textContent(), 'func');
@@ -75,11 +75,11 @@ describe('code blocks are highlighted in the browser', { timeout: 300_000 }, () 
     const page = await newPage(browser, desktop);
     await signIn(page, server, new URL(url).pathname);
     const sh = page.locator(`${chat} .chat-user pre > code.language-sh`);
-    await sh.scrollIntoViewIfNeeded();
+    await page.locator(`${chat} .chat-user pre:has(> code.language-sh)`).scrollIntoViewIfNeeded();
     await page.locator(`${chat} .chat-user pre > code.language-sh[data-hl="plain"]`).waitFor();
     assert.equal(await sh.locator('span').count(), 0);
     const py = page.locator(`${chat} .chat-user pre > code.language-python`);
-    await py.scrollIntoViewIfNeeded();
+    await page.locator(`${chat} .chat-user pre:has(> code.language-python)`).scrollIntoViewIfNeeded();
     await page.locator(`${chat} .chat-user pre > code.language-python[data-hl="done"]`).waitFor();
     assert.equal(await py.textContent(), longLine.repeat(1200), 'every character is still there');
     const [spans, lastText] = await py.evaluate((el) => [el.querySelectorAll('.hl-com').length, el.lastChild?.nodeType === Node.TEXT_NODE ? el.lastChild.textContent.length : 0]);
