@@ -25,8 +25,8 @@ type pump struct {
 	// client takes notices as they are (notices).
 	expand  func(hub.Frame, func(hub.Frame) error) (bool, error)
 	notices bool
-	batch    []hub.Frame // the last batch taken, handed back to Take
-	joined   []byte      // coalesce's buffer, reused
+	batch   []hub.Frame // the last batch taken, handed back to Take
+	joined  []byte      // coalesce's buffer, reused
 }
 
 // handle runs in the reader goroutine for each client frame.
