@@ -21,8 +21,12 @@ type pump struct {
 	streams chan *hub.Stream
 	// coalesce is the current stream's, nil when its frames go as they are.
 	coalesce func([]hub.Frame, []byte) (hub.Frame, int, []byte)
-	batch    []hub.Frame // the last batch taken, handed back to Take
-	joined   []byte      // coalesce's buffer, reused
+	// expand is the current stream's (hub.Stream.Expand), nil when the
+	// client takes notices as they are (notices).
+	expand  func(hub.Frame, func(hub.Frame) error) (bool, error)
+	notices bool
+	batch   []hub.Frame // the last batch taken, handed back to Take
+	joined  []byte      // coalesce's buffer, reused
 }
 
 // handle runs in the reader goroutine for each client frame.
@@ -65,7 +69,10 @@ func (p *pump) stream(ctx context.Context, st *hub.Stream) *hub.Stream {
 	if err := errors.Join(err, p.conn.batch.Uncork()); err != nil {
 		return nil
 	}
-	p.coalesce = st.Coalesce
+	p.coalesce, p.expand = st.Coalesce, st.Expand
+	if p.notices {
+		p.expand = nil
+	}
 	return p.run(ctx, st.Sub)
 }
 
@@ -75,6 +82,16 @@ func (p *pump) sendQueued(sub *hub.Sub) error {
 	p.conn.batch.Cork()
 	for frames := p.batch; len(frames) > 0; {
 		f, n := frames[0], 1
+		if p.expand != nil {
+			if done, err := p.expand(f, p.conn.send); done || err != nil {
+				if err != nil {
+					_ = p.conn.batch.Uncork()
+					return err
+				}
+				frames = frames[1:]
+				continue
+			}
+		}
 		if p.coalesce != nil {
 			f, n, p.joined = p.coalesce(frames, p.joined)
 		}

@@ -59,6 +59,12 @@ func (s *Server) appSocket(c echo.Context) error {
 	return nil
 }
 
+// noticesParam is the query parameter (notices=1) by which an sdk
+// socket's client takes an import's messages as history-appended notices
+// (and reads them by page) rather than one sdk-message frame each, which
+// is what a client that knows only API.md gets.
+const noticesParam = "notices"
+
 // workerSocket serves /ws/sessions/:sid/workers/:wid: every kind's
 // runtime serves a socket.
 func (s *Server) workerSocket(c echo.Context) error {
@@ -84,7 +90,8 @@ func (s *Server) workerSocket(c echo.Context) error {
 	defer conn.CloseNow()
 	defer conn.bound(ctx)()
 
-	p := pump{conn: conn, out: make(chan hub.Frame, 16), streams: make(chan *hub.Stream, 1)}
+	p := pump{conn: conn, out: make(chan hub.Frame, 16), streams: make(chan *hub.Stream, 1),
+		notices: c.QueryParam(noticesParam) == "1"}
 	handle := raiseFrameLimit(conn, info.Kind, func(data []byte) { p.handle(ctx, att, data) })
 	go clientFrames(ctx, cancel, conn, handle)
 	for stream != nil {

@@ -24,7 +24,13 @@ type Stream struct {
 	// behind). It returns the frame, how many frames it stands for, and
 	// buf, which it may reuse to build the frame.
 	Coalesce func(frames []Frame, buf []byte) (Frame, int, []byte)
-	once     sync.Once
+	// Expand, when set, may stand in for a live frame: it sends the
+	// frames f stands for through yield instead and reports true (an sdk
+	// socket's history-appended notice, sent as the stored messages it
+	// counts to a client that did not ask for notices); false leaves f
+	// as it is. The socket's writer calls it; its client may opt out.
+	Expand func(f Frame, yield func(Frame) error) (bool, error)
+	once   sync.Once
 }
 
 // Close releases the stream's subscription. It is safe to call more than once.

@@ -82,7 +82,7 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 		}
 		return nil
 	}
-	return &hub.Stream{Replay: replay, Sub: sub}, nil
+	return &hub.Stream{Replay: replay, Sub: sub, Expand: j.expander(ctx)}, nil
 }
 
 // seqOf resolves a cursor uuid. An unknown one means "from the start, after

@@ -128,7 +128,9 @@ export class ChatConnection {
 
   private open(): void {
     this.socket = new ReconnectingSocket({
-      url: () => wsUrl(this.path + (this.last !== null ? `?after=${encodeURIComponent(this.last)}` : '')),
+      // notices=1: an import's messages come as history-appended notices
+      // (read by page), not one frame each.
+      url: () => wsUrl(this.path + '?notices=1' + (this.last !== null ? `&after=${encodeURIComponent(this.last)}` : '')),
       onOpen: () => {
         if (this.stale) {
           this.refresh(); // a reconnect after notices: the newest page instead of the rest
