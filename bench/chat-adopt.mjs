@@ -114,6 +114,23 @@ try {
           await page.goto(`${server.url}/?token=${server.token}`);
           await page.addInitScript(installProbe, { marker: lastMarker(n) });
         }
+        // Phases, ms after the POST as the bench's process sees the page's
+        // traffic: its first notice, the marker's frame, the last newest-page
+        // read (sent, answered), and how many sdk-message frames it got.
+        const ph = { notice: null, marker: null, readSent: null, readDone: null, sdk: 0 };
+        if (page) {
+          page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+            if (typeof payload !== 'string') return;
+            if (payload.includes('"history-appended"')) ph.notice ??= Date.now();
+            else if (payload.includes('"type":"sdk-message"')) {
+              ph.sdk++;
+              if (payload.includes('agentdesk_imported')) ph.marker ??= Date.now();
+            }
+          }));
+          const isRead = (r) => r.url().includes('/messages?before=&');
+          page.on('request', (r) => { if (isRead(r)) ph.readSent = Date.now(); });
+          page.on('requestfinished', (r) => { if (isRead(r)) ph.readDone = Date.now(); });
+        }
         const cpu0 = await cpuSeconds(server.child.pid);
         const t0 = Date.now();
         const s = await api(server, 'POST', '/api/sessions', { cwd: work, claudeSessionId: conv, title: `adopt ${i}` });
@@ -135,6 +152,9 @@ try {
           note(n, 'visible', vis);
           note(n, 'nodes', nodes);
           line += ` visible=${vis.toFixed(0)}ms nodes=${nodes}`;
+          const at = (x) => (x === null ? '-' : String(x - t0));
+          line += ` [notice=${at(ph.notice)} marker=${at(ph.marker)} read=${at(ph.readSent)}–${at(ph.readDone)} sdk=${ph.sdk}]`;
+          for (const [k, v] of [['notice', ph.notice], ['marker', ph.marker], ['read', ph.readDone]]) if (v !== null) note(n, k, v - t0);
           if (page.errors.length > 0) console.error(`# page errors: ${page.errors.slice(0, 3).join('; ')}`);
         }
         console.log(`${line} load=${load()}`);
@@ -144,7 +164,8 @@ try {
       }
     }
   }
-  const fmt = { visible: (x) => `${x.toFixed(0)} ms`, done: (x) => `${x.toFixed(0)} ms`, cpu: (x) => `${x.toFixed(2)} s`, nodes: String };
+  const ms = (x) => `${x.toFixed(0)} ms`;
+  const fmt = { notice: ms, marker: ms, read: ms, visible: (x) => `${x.toFixed(0)} ms`, done: (x) => `${x.toFixed(0)} ms`, cpu: (x) => `${x.toFixed(2)} s`, nodes: String };
   console.log(`\n# medians (min–max), load after ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   for (const [k, xs] of results) {
     const [n, metric] = k.split('\t');
