@@ -149,6 +149,9 @@ describe('a tab open while a long conversation is adopted', { timeout: 900_000 }
       await importing.waitFor({ state: 'visible', timeout: longMs });
       assert.match(await importing.textContent(), /Importing the conversation… [\d,.\s]+ messages so far/);
       await shots(page, 'chat-adopt-importing');
+      // A reload during the import: the new page reads what is stored and
+      // catches up after it like the first one.
+      await page.reload();
       await page.waitForFunction((marker) => {
         const sc = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
         for (const el of document.querySelectorAll('.pane-chat:not([hidden]) [data-uuid]')) {
