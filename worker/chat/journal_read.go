@@ -56,6 +56,7 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 	if j.queued != nil {
 		tail = append(tail, j.queued)
 	}
+	bulk := j.bulk
 	j.pubMu.Unlock()
 
 	lastUUID := ""
@@ -68,7 +69,7 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 				return err
 			}
 		}
-		lu, err := j.replayStored(ctx, afterSeq, last, lastUUID, yield)
+		lu, err := j.replayGap(ctx, afterSeq, last, lastUUID, bulk, yield)
 		if err != nil {
 			return err
 		}
@@ -99,6 +100,28 @@ func (j *journal) seqOf(after string) (seq uint64, reset bool, err error) {
 		return 0, false, fmt.Errorf("attach sdk worker: %w", err)
 	}
 	return seq, false, nil
+}
+
+// replayGap yields the stored frames with seq in (from, to] as
+// replayStored does, except that a long part of them that an import
+// published as notices (bulk) comes as one history-appended notice: the
+// tab reads them over REST, as it would have after the live notices.
+func (j *journal) replayGap(ctx context.Context, from, to uint64, lastUUID string, bulk bulkRun, yield func(hub.Frame) error) (string, error) {
+	lo, ok := bulk.gap(from, to)
+	if !ok {
+		return j.replayStored(ctx, from, to, lastUUID, yield)
+	}
+	lu, err := j.replayStored(ctx, from, lo, lastUUID, yield)
+	if err != nil {
+		return "", err
+	}
+	if err := yield(hub.Frame{Data: wire.HistoryAppended(int(bulk.last-lo), bulk.lastUUID)}); err != nil {
+		return "", err
+	}
+	if lu, err = j.replayStored(ctx, bulk.last, to, bulk.lastUUID, yield); err != nil {
+		return "", err
+	}
+	return lu, nil
 }
 
 // replayStored yields the stored frames with seq in (from, to], a page per
