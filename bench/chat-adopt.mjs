@@ -16,7 +16,7 @@
 //   npm run build && go build -o /tmp/b/agentdesk .
 //   AGENTDESK_BIN=/tmp/b/agentdesk node bench/chat-adopt.mjs
 // MESSAGES (default 1000,5000), ROUNDS (default 3), TAB=0|1 (default 1),
-// VIEWPORT=1280x800, TIMEOUT_MS (default 5 min).
+// VIEWPORT=1280x800, TIMEOUT_MS (default 5 min), NAV=load|spa.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -28,6 +28,10 @@ import { lastMarker, writeConversation } from './conversation.mjs';
 const sizes = (process.env.MESSAGES ?? '1000,5000').split(',').map(Number).filter((n) => n > 0);
 const rounds = Number(process.env.ROUNDS ?? 3);
 const withTab = (process.env.TAB ?? '1') !== '0';
+// NAV=spa: the app is loaded before the POST and goes to the chat in the
+// page (as the app's own adopt does); NAV=load (default): a page load of the
+// chat's URL right after the POST, so its start-up is counted too.
+const spa = process.env.NAV === 'spa';
 const [vw, vh] = (process.env.VIEWPORT ?? '1280x800').split('x').map(Number);
 const timeoutMs = Number(process.env.TIMEOUT_MS ?? 300_000);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -101,7 +105,7 @@ const note = (n, metric, v) => {
 const browser = withTab ? await launchBrowser() : null;
 let server = null;
 try {
-  console.log(`# ${os.cpus().length} cores, ${os.cpus()[0]?.model}, tab=${withTab}, viewport ${vw}x${vh}, rounds=${rounds}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`# ${os.cpus().length} cores, ${os.cpus()[0]?.model}, tab=${withTab}, nav=${spa ? 'spa' : 'load'}, viewport ${vw}x${vh}, rounds=${rounds}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   server = await AgentdeskServer.start();
   const work = await server.tempDir('project-');
   for (const n of sizes) {
@@ -113,12 +117,37 @@ try {
         if (page) {
           await page.goto(`${server.url}/?token=${server.token}`);
           await page.addInitScript(installProbe, { marker: lastMarker(n) });
+          if (spa) {
+            await page.reload();
+            await page.locator('body').waitFor();
+            await page.waitForLoadState('networkidle');
+          }
+        }
+        // Phases, ms after the POST as the bench's process sees the page's
+        // traffic: its first notice, the marker's frame, the last newest-page
+        // read (sent, answered), and how many sdk-message frames it got.
+        const ph = { socket: null, notice: null, marker: null, readSent: null, readDone: null, sdk: 0 };
+        if (page) {
+          page.on('websocket', (ws) => { if (ws.url().includes('/workers/')) ph.socket ??= Date.now(); ws.on('framereceived', ({ payload }) => {
+            if (typeof payload !== 'string') return;
+            if (payload.includes('"history-appended"')) ph.notice ??= Date.now();
+            else if (payload.includes('"type":"sdk-message"')) {
+              ph.sdk++;
+              if (payload.includes('agentdesk_imported')) ph.marker ??= Date.now();
+            }
+          }); });
+          const isRead = (r) => r.url().includes('/messages?before=&');
+          page.on('request', (r) => { if (isRead(r)) { ph.firstRead ??= Date.now(); ph.readSent = Date.now(); } });
+          page.on('requestfinished', (r) => { if (isRead(r)) ph.readDone = Date.now(); });
         }
         const cpu0 = await cpuSeconds(server.child.pid);
         const t0 = Date.now();
         const s = await api(server, 'POST', '/api/sessions', { cwd: work, claudeSessionId: conv, title: `adopt ${i}` });
         const w = s.workers.find((x) => x.kind === 'sdk') ?? s.workers[0];
-        if (page) await page.goto(`${server.url}/s/${s.id}/w/${w.id}`, { waitUntil: 'commit' });
+        if (page && spa) {
+          // As the app's own adopt does: the page is open, the route changes in it.
+          await page.evaluate((p) => { history.pushState(null, '', p); dispatchEvent(new PopStateEvent('popstate')); }, `/s/${s.id}/w/${w.id}`);
+        } else if (page) await page.goto(`${server.url}/s/${s.id}/w/${w.id}`, { waitUntil: 'commit' });
         const end = await importEnd(server, s.id, w.id);
         const cpu = (await cpuSeconds(server.child.pid)) - cpu0;
         note(n, 'done', end - t0);
@@ -135,6 +164,9 @@ try {
           note(n, 'visible', vis);
           note(n, 'nodes', nodes);
           line += ` visible=${vis.toFixed(0)}ms nodes=${nodes}`;
+          const at = (x) => (x === null ? '-' : String(x - t0));
+          line += ` [firstRead=${at(ph.firstRead ?? null)} socket=${at(ph.socket)} notice=${at(ph.notice)} marker=${at(ph.marker)} read=${at(ph.readSent)}–${at(ph.readDone)} sdk=${ph.sdk}]`;
+          for (const [k, v] of [['firstRead', ph.firstRead ?? null], ['socket', ph.socket], ['notice', ph.notice], ['marker', ph.marker], ['read', ph.readDone]]) if (v !== null) note(n, k, v - t0);
           if (page.errors.length > 0) console.error(`# page errors: ${page.errors.slice(0, 3).join('; ')}`);
         }
         console.log(`${line} load=${load()}`);
@@ -144,7 +176,8 @@ try {
       }
     }
   }
-  const fmt = { visible: (x) => `${x.toFixed(0)} ms`, done: (x) => `${x.toFixed(0)} ms`, cpu: (x) => `${x.toFixed(2)} s`, nodes: String };
+  const ms = (x) => `${x.toFixed(0)} ms`;
+  const fmt = { firstRead: ms, socket: ms, notice: ms, marker: ms, read: ms, visible: (x) => `${x.toFixed(0)} ms`, done: (x) => `${x.toFixed(0)} ms`, cpu: (x) => `${x.toFixed(2)} s`, nodes: String };
   console.log(`\n# medians (min–max), load after ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   for (const [k, xs] of results) {
     const [n, metric] = k.split('\t');

@@ -57,7 +57,76 @@ describe('a tab open while a long conversation is adopted', { timeout: 900_000 }
     await page.emulateMedia({ colorScheme: 'light' });
   }
 
+  /** Waits until the newest page (the import's marker on screen) shows; checks it holds each message once, in order. */
+  async function newestShown(page, base) {
+    await page.waitForFunction((marker) => {
+      const sc = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
+      for (const el of document.querySelectorAll('.pane-chat:not([hidden]) [data-uuid]')) {
+        if (!el.textContent.includes(marker)) continue;
+        const r = el.getBoundingClientRect();
+        const q = sc.getBoundingClientRect();
+        return r.bottom > q.top && r.top < q.bottom;
+      }
+      return false;
+    }, lastMarker(n), { timeout: longMs });
+    await page.locator('.pane-chat:not([hidden]) .chat-imported').waitFor({ timeout: longMs });
+    const stored = await storedUuids(base);
+    assert.equal(stored.length, n + 1, 'every message and the marker are stored');
+    const dom = await page.locator('.pane-chat:not([hidden]) .chat-log [data-uuid]').evaluateAll((els) => els.map((e) => e.dataset.uuid));
+    assert.equal(new Set(dom).size, dom.length, 'no message twice');
+    const first = stored.indexOf(dom[0]);
+    assert.ok(first > n - 250, `the newest page only: it begins at message ${first}`);
+    assert.deepEqual(dom, stored.slice(first).filter((u) => dom.includes(u)), 'in the stored order');
+    assert.ok(dom.includes(stored[n - 1]), 'the conversation\'s newest message is shown');
+  }
+
   for (const [size, viewport] of [['desktop', desktop], ['phone', phone]]) {
+    // The tab's first page read and its socket are a moment apart; when the
+    // import stored many messages in between, the socket's replay says so
+    // in one notice instead of sending them (the tab would render them all).
+    test(`${size}: a tab that connects far behind the import gets a notice, not the messages`, async () => {
+      const csid = randomUUID();
+      await writeConversation(path.join(server.home, '.claude'), { n, sid: csid, cwd });
+      const page = await newPage(browser, viewport);
+      const frames = { sdk: 0, notices: 0, opens: 0 };
+      page.on('websocket', (ws) => {
+        if (ws.url().includes('/workers/')) frames.opens++;
+        ws.on('framereceived', ({ payload }) => {
+          if (typeof payload !== 'string') return;
+          const f = JSON.parse(payload);
+          if (f.type === 'sdk-message') frames.sdk++;
+          if (f.type === 'history-appended') frames.notices++;
+        });
+      });
+      await signIn(page, server);
+      const s = await rest(server, 'POST', '/api/sessions', { cwd, claudeSessionId: csid, title: `behind ${size}` });
+      const w = s.workers.find((x) => x.kind === 'sdk') ?? s.workers[0];
+      const base = `/api/sessions/${s.id}/workers/${w.id}`;
+      // The tab's first newest-page read is answered only once the import
+      // stored 1,000 more messages after it: its cursor is far behind.
+      let held = false;
+      await page.route((u) => u.pathname === `${base}/messages` && u.searchParams.has('before'), async (route) => {
+        if (held) return route.continue();
+        held = true;
+        const res = await route.fetch();
+        const body = await res.json();
+        const cursor = body.messages.at(-1)?.message.uuid ?? '';
+        for (;;) {
+          const r = await rest(server, 'GET', `${base}/messages?limit=1000&after=${cursor}`);
+          if (r.messages.length >= 1000) break;
+          await new Promise((ok) => setTimeout(ok, 50));
+        }
+        await route.fulfill({ response: res, json: body });
+      });
+      await page.goto(`${server.url}/s/${s.id}/w/${w.id}`);
+      await newestShown(page, base);
+      assert.ok(held, 'the first page read was held');
+      assert.ok(frames.notices > 0, 'the gap came as a notice');
+      assert.ok(frames.sdk <= 200, `${frames.sdk} sdk-message frames over ${frames.opens} connections, at most a page's worth`);
+      assert.deepEqual(page.errors, [], 'no console errors');
+      await page.context().close();
+    });
+
     test(`${size}: the tab shows the import's newest page, not its messages one by one`, async () => {
       const csid = randomUUID();
       await writeConversation(path.join(server.home, '.claude'), { n, sid: csid, cwd });
@@ -80,6 +149,9 @@ describe('a tab open while a long conversation is adopted', { timeout: 900_000 }
       await importing.waitFor({ state: 'visible', timeout: longMs });
       assert.match(await importing.textContent(), /Importing the conversation… [\d,.\s]+ messages so far/);
       await shots(page, 'chat-adopt-importing');
+      // A reload during the import: the new page reads what is stored and
+      // catches up after it like the first one.
+      await page.reload();
       await page.waitForFunction((marker) => {
         const sc = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
         for (const el of document.querySelectorAll('.pane-chat:not([hidden]) [data-uuid]')) {

@@ -16,15 +16,16 @@ import (
 
 // A stream's Expand stands in for a live frame (an sdk socket's
 // history-appended notice) with the frames it counts, unless the socket's
-// client asked for notices (notices=1): then the frame goes as it is. The
-// frames around it keep their order either way.
+// client asked for notices (notices=1): then the frame goes as it is. That
+// holds in the replay (a replay far behind an import's run) and live, and
+// the frames around it keep their order either way.
 func TestPumpExpandsUnlessNotices(t *testing.T) {
 	for _, tc := range []struct {
 		notices bool
 		want    string
 	}{
-		{false, "a m1 m2 b "},
-		{true, "a N b "},
+		{false, "r m1 m2 a m1 m2 b "},
+		{true, "r N a N b "},
 	} {
 		h := hub.New(0)
 		ready := make(chan struct{})
@@ -37,7 +38,13 @@ func TestPumpExpandsUnlessNotices(t *testing.T) {
 			defer conn.CloseNow()
 			sock := &socket{Conn: conn, batch: bw.conn}
 			sub, _ := h.Subscribe(16)
-			st := &hub.Stream{Replay: func(func(hub.Frame) error) error { return nil }, Sub: sub,
+			replay := func(yield func(hub.Frame) error) error {
+				if err := yield(hub.Frame{Data: []byte("r")}); err != nil {
+					return err
+				}
+				return yield(hub.Frame{Data: []byte("N")})
+			}
+			st := &hub.Stream{Replay: replay, Sub: sub,
 				Expand: func(f hub.Frame, yield func(hub.Frame) error) (bool, error) {
 					if !bytes.Equal(f.Data, []byte("N")) {
 						return false, nil

@@ -64,16 +64,26 @@ func (p *pump) reply(f hub.Frame) {
 // stream sends a replay then live frames; it returns a new stream when the
 // client asked for one, nil when the socket is done.
 func (p *pump) stream(ctx context.Context, st *hub.Stream) *hub.Stream {
-	p.conn.batch.Cork()
-	err := st.Replay(p.conn.send)
-	if err := errors.Join(err, p.conn.batch.Uncork()); err != nil {
-		return nil
-	}
 	p.coalesce, p.expand = st.Coalesce, st.Expand
 	if p.notices {
 		p.expand = nil
 	}
+	p.conn.batch.Cork()
+	err := st.Replay(p.send)
+	if err := errors.Join(err, p.conn.batch.Uncork()); err != nil {
+		return nil
+	}
 	return p.run(ctx, st.Sub)
+}
+
+// send sends f, or the frames it stands for (expand).
+func (p *pump) send(f hub.Frame) error {
+	if p.expand != nil {
+		if done, err := p.expand(f, p.conn.send); done || err != nil {
+			return err
+		}
+	}
+	return p.conn.send(f)
 }
 
 // sendQueued sends every frame waiting on sub, as few socket writes.
@@ -82,20 +92,10 @@ func (p *pump) sendQueued(sub *hub.Sub) error {
 	p.conn.batch.Cork()
 	for frames := p.batch; len(frames) > 0; {
 		f, n := frames[0], 1
-		if p.expand != nil {
-			if done, err := p.expand(f, p.conn.send); done || err != nil {
-				if err != nil {
-					_ = p.conn.batch.Uncork()
-					return err
-				}
-				frames = frames[1:]
-				continue
-			}
-		}
 		if p.coalesce != nil {
 			f, n, p.joined = p.coalesce(frames, p.joined)
 		}
-		if err := p.conn.send(f); err != nil {
+		if err := p.send(f); err != nil {
 			_ = p.conn.batch.Uncork()
 			return err
 		}

@@ -52,6 +52,7 @@ type journal struct {
 	stage    []byte        // the stop-stage frame of a Stop under way (stop.go), nil when none
 	idle     chan struct{} // closed when the activity next becomes idle; nil when nobody waits
 	queued   []byte        // the last queue frame (queue.go), sent on attach
+	bulk     bulkRun       // the latest run of imported messages sent as notices
 
 	reporter coalescer      // runs reportActivity when the activity changed
 	wg       sync.WaitGroup // the publisher and the reporters

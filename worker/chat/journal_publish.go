@@ -102,6 +102,7 @@ func (j *journal) applyAllLocked(es []entry) bool {
 		e := &es[i]
 		if e.kind == kStored && e.bulk {
 			j.cursor = e.seq
+			j.bulk.add(e.seq, e.uuid)
 			run, last = run+1, e.uuid
 			continue
 		}

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -56,6 +57,7 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 	if j.queued != nil {
 		tail = append(tail, j.queued)
 	}
+	bulk := j.bulk
 	j.pubMu.Unlock()
 
 	lastUUID := ""
@@ -68,7 +70,7 @@ func (j *journal) attach(ctx context.Context, after string) (*hub.Stream, error)
 				return err
 			}
 		}
-		lu, err := j.replayStored(ctx, afterSeq, last, lastUUID, yield)
+		lu, err := j.replayGap(ctx, afterSeq, last, lastUUID, bulk, yield)
 		if err != nil {
 			return err
 		}
@@ -99,6 +101,28 @@ func (j *journal) seqOf(after string) (seq uint64, reset bool, err error) {
 		return 0, false, fmt.Errorf("attach sdk worker: %w", err)
 	}
 	return seq, false, nil
+}
+
+// replayGap yields the stored frames with seq in (from, to] as
+// replayStored does, except that a long part of them that an import
+// published as notices (bulk) comes as one history-appended notice: the
+// tab reads them over REST, as it would have after the live notices.
+func (j *journal) replayGap(ctx context.Context, from, to uint64, lastUUID string, bulk bulkRun, yield func(hub.Frame) error) (string, error) {
+	lo, ok := bulk.gap(from, to)
+	if !ok {
+		return j.replayStored(ctx, from, to, lastUUID, yield)
+	}
+	lu, err := j.replayStored(ctx, from, lo, lastUUID, yield)
+	if err != nil {
+		return "", err
+	}
+	if err := yield(hub.Frame{Data: wire.HistoryAppended(int(bulk.last-lo), bulk.lastUUID)}); err != nil {
+		return "", err
+	}
+	if lu, err = j.replayStored(ctx, bulk.last, to, bulk.lastUUID, yield); err != nil {
+		return "", err
+	}
+	return lu, nil
 }
 
 // replayStored yields the stored frames with seq in (from, to], a page per
@@ -238,4 +262,37 @@ func (j *journal) seqOfPage(uuid string, def uint64) (uint64, error) {
 		return 0, fmt.Errorf("list sdk messages: %w", err)
 	}
 	return seq, nil
+}
+
+// noticePrefix starts every history-appended notice (wire.HistoryAppended
+// marshals its type first): live frames are told apart without parsing.
+var noticePrefix = []byte(`{"type":"` + wire.TypeHistoryAppended + `"`)
+
+// expander is the Stream.Expand of an sdk socket: a history-appended
+// notice stands for the run of stored messages that ends at its last
+// uuid (an import's batch, stored with consecutive seqs), and a client
+// that did not ask for notices gets those messages instead, read from
+// the store, as API.md's sdk-message frames. The socket's order and the
+// exactly-once guarantee hold: the notice was published after its
+// messages were committed, in their place among the live frames.
+func (j *journal) expander(ctx context.Context) func(hub.Frame, func(hub.Frame) error) (bool, error) {
+	return func(f hub.Frame, yield func(hub.Frame) error) (bool, error) {
+		if f.Binary || !bytes.HasPrefix(f.Data, noticePrefix) {
+			return false, nil
+		}
+		var n struct {
+			Count int    `json:"count"`
+			Last  string `json:"last"`
+		}
+		if err := json.Unmarshal(f.Data, &n); err != nil {
+			return false, fmt.Errorf("read a history-appended notice: %w", err)
+		}
+		to, err := j.store.SeqOf(j.wid, n.Last)
+		if err != nil {
+			return false, fmt.Errorf("expand a history-appended notice: %w", err)
+		}
+		from := to - min(to, uint64(n.Count))
+		_, err = j.replayStored(ctx, from, to, n.Last, yield)
+		return true, err
+	}
 }
