@@ -125,8 +125,7 @@ func run(args []string) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	// Start-up's garbage (the init of every linked package: chroma's
-	// lexers and styles alone allocate 4.6 MB) goes back to the system now
+	// Start-up's garbage (the init of every linked package) goes back to the system now
 	// rather than when the scavenger gets to it: an idle server stays small.
 	debug.FreeOSMemory()
 	fmt.Printf("agentdesk is running: %s\n", openURL(l.Addr(), cfg.publicURL, token))

@@ -168,10 +168,21 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA and 2.2 AA)', { timeout: 600_00
       const pane = page.locator('.pane-chat:not([hidden])');
       await pane.locator('.chat-result').first().waitFor();
       await pane.locator('.chat-perm').waitFor();
-      await pane.locator('.hl-chroma').first().waitFor();
+      // Code is coloured in the browser as it nears the view: bring each
+      // block near it so that axe sees every token colour.
+      const code = '.pane-chat:not([hidden]) .md pre > code[class*="language-"]';
+      await page.locator(code).first().waitFor();
+      for (let i = 0, n = await page.locator(code).count(); i < n; i++) {
+        await page.locator(code).nth(i).locator('..').scrollIntoViewIfNeeded();
+        await page.waitForFunction(([sel, i]) => document.querySelectorAll(sel)[i]?.hasAttribute('data-hl'), [code, i]);
+      }
+      await pane.locator('pre > code[data-hl="done"] .hl-kw').first().waitFor();
+      // Back at the newest message, where the chat opened.
+      await pane.locator('.chat-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+      await page.waitForFunction(() => { const el = document.querySelector('.pane-chat:not([hidden]) .chat-scroll'); return el !== null && el.scrollHeight - el.scrollTop - el.clientHeight < 2; });
       await check('chat with tool cards and a permission card', '.pane-chat:not([hidden]) .chat-scroll');
       for (const [i, what] of [[0, 'go'], [1, 'python'], [4, 'diff']]) {
-        await pane.locator('.hl-chroma').nth(i).scrollIntoViewIfNeeded();
+        await pane.locator('.md pre').nth(i).scrollIntoViewIfNeeded();
         await shoot(`chat code ${what}`);
       }
       await pane.locator('.tool-diff').first().scrollIntoViewIfNeeded();

@@ -28,8 +28,8 @@ import (
 	"go.uber.org/goleak"
 )
 
-// TestMain checks for leaked goroutines, ignoring regexp2's shared clock
-// (chroma's lexers use it; it stops by itself), and removes the fake CLI.
+// TestMain checks for leaked goroutines, ignoring bleve's shared analysis
+// workers, and removes the fake CLI.
 // A private HOME keeps the machine's ~/.claude, ~/.codex and ~/.gitconfig
 // out of every test (a chat that looks for a conversation to import reads
 // the config dir of the environment it was given: this one, unless the
@@ -49,8 +49,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(fakeCLIDir)
 	}
 	if code == 0 {
-		if err := goleak.Find(goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"),
-			goleak.IgnoreAnyFunction("github.com/blevesearch/bleve_index_api.AnalysisWorker")); err != nil {
+		if err := goleak.Find(goleak.IgnoreAnyFunction("github.com/blevesearch/bleve_index_api.AnalysisWorker")); err != nil {
 			fmt.Fprintln(os.Stderr, "goleak:", err)
 			code = 1
 		}

@@ -4,8 +4,11 @@
 // One goldmark instance, built on first use (not at start), serves every
 // caller: it is stateless, so Render is safe for concurrent use. Raw HTML is never passed
 // through, links keep only safe schemes and open without referrer or opener,
-// and fenced code is highlighted by chroma with CSS classes whose stylesheet
-// CSS returns.
+// and fenced code comes out plain, as <pre><code class="language-X">: the
+// web UI colours its tokens in the browser, with the hl- classes of the
+// stylesheet CSS returns. (Chroma did it here until round 7: its package
+// init alone cost the idle server ~6 MiB, issue 29, and it was a large
+// part of rendering an import, issue 28.)
 package markdown
 
 import (
@@ -16,30 +19,25 @@ import (
 	"sync"
 	"sync/atomic"
 
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	_ "embed" // the stylesheet
+
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/util"
 )
 
-// Style is the chroma style of code blocks in the dark theme (the
-// default); LightStyle's rules follow it in CSS.
-const Style = "github-dark"
-
-// classPrefix keeps chroma's short class names (k, s, nx...) from clashing
-// with the application's own classes.
-const classPrefix = "hl-"
+// css is the stylesheet of the code blocks' token classes, both themes.
+//
+//go:embed highlight.css
+var css string
 
 // neverMatch disables e-mail linkify: only http and https text is linkified.
 var neverMatch = regexp.MustCompile(`\A\z.`)
 
-// renderer is the markdown converter with its highlighter and the
-// stylesheet of both themes.
+// renderer is the markdown converter.
 type renderer struct {
-	md  goldmark.Markdown
-	css string
+	md goldmark.Markdown
 }
 
 // builds counts how often the renderer was built: once at most, on first
@@ -48,18 +46,9 @@ type renderer struct {
 // start-up does not build it).
 var builds atomic.Int32
 
-// get builds the renderer on first use (Render or CSS), not at start.
+// get builds the renderer on first use, not at start.
 var get = sync.OnceValue(func() *renderer {
 	builds.Add(1)
-	format := []chromahtml.Option{chromahtml.WithClasses(true), chromahtml.ClassPrefix(classPrefix)}
-	// goldmark-highlighting makes a chroma formatter per code block, and
-	// each new formatter computes the style's CSS again (a third of the
-	// time of rendering a message with code: issue 28's import profile).
-	// The first option makes every one a copy of one formatter, so they
-	// share its style cache (a pointer, safe for concurrent use); the
-	// options after it apply on top as before.
-	shared := chromahtml.New(format...)
-	share := func(f *chromahtml.Formatter) { *f = *shared }
 	md := goldmark.New(
 		goldmark.WithExtensions(
 			extension.Table,
@@ -69,12 +58,6 @@ var get = sync.OnceValue(func() *renderer {
 				extension.WithLinkifyAllowedProtocols([]string{"http:", "https:"}),
 				extension.WithLinkifyEmailRegexp(neverMatch),
 			),
-			// Never WithCSSWriter here: it would write the stylesheet after
-			// every code block of every render.
-			highlighting.NewHighlighting(
-				highlighting.WithStyle(Style),
-				highlighting.WithFormatOptions(append([]chromahtml.Option{share}, format...)...),
-			),
 		),
 		goldmark.WithParserOptions(
 			parser.WithASTTransformers(util.Prioritized(linkTransformer{}, 1000)),
@@ -82,11 +65,7 @@ var get = sync.OnceValue(func() *renderer {
 		// No html.WithUnsafe: raw HTML becomes a comment and dangerous
 		// URLs are emptied even if the transformer missed one.
 	)
-	css, err := themeCSS(format)
-	if err != nil {
-		panic(fmt.Sprintf("markdown: %v", err)) // the styles are compiled in: a bug, not input
-	}
-	return &renderer{md: md, css: css}
+	return &renderer{md: md}
 })
 
 // Built reports whether the renderer was built (for start-up's tests).
@@ -132,6 +111,6 @@ func renderGoldmark(src string) (string, error) {
 	return out, nil
 }
 
-// CSS returns the stylesheet for highlighted code blocks, generated on
-// first use. Its selectors use the "hl-" class prefix.
-func CSS() string { return get().css }
+// CSS returns the stylesheet of code blocks: the colours of the token
+// classes (hl- prefix) the web UI puts on code, in both themes.
+func CSS() string { return css }

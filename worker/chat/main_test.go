@@ -24,9 +24,8 @@ import (
 // fakeBin is the fakeclaude program, built once for the package.
 var fakeBin string
 
-// leakOpts ignores regexp2's shared clock goroutine (chroma's lexers use
-// regexp2): it stops by itself a little after the last regexp.
-var leakOpts = []goleak.Option{goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock")}
+// leakOpts are the package's goleak options: nothing ignored.
+var leakOpts []goleak.Option
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "chat-fakeclaude-")

@@ -21,7 +21,7 @@ func TestUserMessageHTML(t *testing.T) {
 		t.Fatalf("first stored message is %q", f.Message.Type)
 	}
 	html := f.HTML["0"]
-	for _, want := range []string{"<strong>this</strong>", "<pre", "hl-"} {
+	for _, want := range []string{"<strong>this</strong>", `<pre><code class="language-go">`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("user html lacks %q: %q", want, html)
 		}

@@ -2,6 +2,7 @@
 // by the server's sanitizing renderer), with "Approve and auto-accept edits"
 // (allow, mode acceptEdits), "Approve, ask for each edit" (allow, mode
 // default) and "Keep planning" with feedback (deny, the feedback as message).
+import { highlightBlocks } from '../../code/highlight';
 import { h } from '../../dom';
 import { codeBoxes, scrollBox } from '../../scroll-box';
 import type { Answer, RequestCard } from './permission-card';
@@ -25,6 +26,7 @@ export class PlanCard implements RequestCard {
     if (typeof req.planHtml === 'string' && req.planHtml !== '') {
       body.innerHTML = req.planHtml; // sanitized by the server (goldmark, no raw HTML)
       codeBoxes(body);
+      highlightBlocks(body);
     } else {
       body.append(scrollBox(h('pre', { class: 'tool-pre' }, str(req.input, 'plan') || '(Claude sent no plan text)'), 'Plan'));
     }

@@ -3,6 +3,7 @@
 // messages always goes in as textContent; only the server's sanitized
 // markdown HTML (the frame's "html") is inserted as HTML.
 import { h } from '../../dom';
+import { highlightBlocks } from '../../code/highlight';
 import { codeBoxes } from '../../scroll-box';
 import { limitReached, renderLimit } from '../../tools/limit-card';
 import { setCopySource } from './copy';
@@ -33,6 +34,7 @@ export function renderUserText(blocks: Block[], html?: string): HTMLElement | nu
     body.classList.add('md');
     body.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
     codeBoxes(body);
+    highlightBlocks(body);
   } else {
     body.classList.add('plain');
     body.textContent = text;
@@ -55,6 +57,7 @@ export function renderText(text: string, html: string | undefined, aborted: bool
     el.classList.add('md');
     el.innerHTML = html; // sanitized by the server (goldmark, no raw HTML)
     codeBoxes(el);
+    highlightBlocks(el);
   } else {
     el.classList.add('plain');
     el.textContent = text;

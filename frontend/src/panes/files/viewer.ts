@@ -3,6 +3,7 @@
 // an image, a PDF in the browser's viewer, anything else as a download),
 // with its actions. Editing is editor.ts's; the viewer hands over to it.
 import { errorMessage } from '../../api';
+import { highlightBlocks } from '../../code/highlight';
 import { h } from '../../dom';
 import type { FsApi, FsView } from './api';
 import { Editing, type Draft } from './editor';
@@ -126,6 +127,7 @@ export class Viewer {
       case 'markdown': {
         const md = h('article', { class: 'md fv-md' });
         md.innerHTML = v.html ?? ''; // sanitized by the server (goldmark, no raw HTML)
+        highlightBlocks(md);
         return md;
       }
       case 'image':
