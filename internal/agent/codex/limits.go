@@ -104,12 +104,7 @@ func (l *limiter) turnsDone() bool {
 // request counts a model request from the thread's token total, and its
 // cost: a total that did not grow is the same request told again.
 func (l *limiter) request(raw json.RawMessage, model string) bool {
-	p := params[struct {
-		TokenUsage struct {
-			Total tokens `json:"total"`
-			Last  tokens `json:"last"`
-		} `json:"tokenUsage"`
-	}](raw)
+	p := params[tokenUsageParams](raw)
 	total := p.TokenUsage.Total
 	d := p.TokenUsage.Last
 	if l.prev != nil {

@@ -33,13 +33,17 @@ type usageCounter struct {
 
 func (u *usageCounter) turnStarted() { u.base = u.latest }
 
+// tokenUsageParams are thread/tokenUsage/updated's: the thread's running
+// total and the last request's figures.
+type tokenUsageParams struct {
+	TokenUsage struct {
+		Total tokens `json:"total"`
+		Last  tokens `json:"last"`
+	} `json:"tokenUsage"`
+}
+
 func (u *usageCounter) update(raw json.RawMessage) {
-	p := params[struct {
-		TokenUsage struct {
-			Total tokens `json:"total"`
-			Last  tokens `json:"last"`
-		} `json:"tokenUsage"`
-	}](raw)
+	p := params[tokenUsageParams](raw)
 	total := p.TokenUsage.Total
 	if u.base == nil {
 		// The first figures this process saw (a resumed thread's total
