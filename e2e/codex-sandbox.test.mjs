@@ -9,29 +9,18 @@
 // shows the same chat. Codex's threads land in the box's home, not the
 // user's CODEX_HOME.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { access, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { desktop, launchBrowser, newPage } from './browser.mjs';
 import { codexBin, codexServerOptions, startFakeOpenAI } from './fakeopenai.mjs';
+import { sandboxSkip } from './sandbox-tools.mjs';
 import { AgentdeskServer } from './server.mjs';
 
 const waitMs = 60_000;
 
-/** bwrap and socat are installed (CI installs them: there a missing one fails). */
-function haveSandbox() {
-  try {
-    execFileSync('sh', ['-c', 'command -v bwrap && command -v socat'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    if (process.env.CI === 'true') throw new Error('CI must run the sandbox browser test: bwrap or socat is missing');
-    return false;
-  }
-}
-
-describe('a Codex chat in a sandboxed session', { timeout: 300_000, skip: haveSandbox() ? false : '!!! SKIPPING: bwrap or socat is missing: the Codex sandbox browser test did NOT run !!!' }, () => {
+describe('a Codex chat in a sandboxed session', { timeout: 300_000, skip: sandboxSkip('the Codex sandbox browser test') }, () => {
   let tmp;
   let fake;
   let server;

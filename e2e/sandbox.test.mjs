@@ -6,30 +6,19 @@
 // and a private home. At 1280x800 and 390x844. Bypass permissions asks first
 // outside a sandbox; in one it is offered, and the running CLI takes it.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { desktop, launchBrowser, newPage, phone, terminalLines, waitForTerminalLine, waitMs } from './browser.mjs';
 import { claudeBin, claudeServerOptions, startFakeApi } from './fakeapi.mjs';
+import { sandboxSkip } from './sandbox-tools.mjs';
 import { AgentdeskServer } from './server.mjs';
 
 const echoRe = (text) => new RegExp(`Echo: ${text} \\(request had \\d+ messages\\)`);
 const expectedNoise = [/WebSocket connection to .* failed/];
 
-/** bwrap and socat are installed (CI installs them: there a missing one fails). */
-function haveSandbox() {
-  try {
-    execFileSync('sh', ['-c', 'command -v bwrap && command -v socat'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    if (process.env.CI === 'true') throw new Error('CI must run the sandbox browser test: bwrap or socat is missing');
-    return false;
-  }
-}
-
-describe('sandboxed sessions in a browser', { timeout: 600_000, skip: haveSandbox() ? false : '!!! SKIPPING: bwrap or socat is missing: the sandbox browser test did NOT run !!!' }, () => {
+describe('sandboxed sessions in a browser', { timeout: 600_000, skip: sandboxSkip('the sandbox browser test') }, () => {
   let tmp;
   let api;
   let server;
