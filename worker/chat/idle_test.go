@@ -44,7 +44,13 @@ func TestIdleWorkerCost(t *testing.T) {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
+	// The goroutines an earlier test of the package left ending (a
+	// stopped runtime's last waits) may start or end meanwhile: a count
+	// above g0 must also stay there. A goroutine per worker is 1,000.
 	goroutines := runtime.NumGoroutine() - g0
+	for deadline := time.Now().Add(waitFor); goroutines > 0 && time.Now().Before(deadline); goroutines = runtime.NumGoroutine() - g0 {
+		time.Sleep(10 * time.Millisecond) // polls the count; the deadline only guards
+	}
 	perWorker := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / n
 	t.Logf("per idle worker: %d bytes of heap, %d goroutines in all", perWorker, goroutines)
 	for _, r := range rts {
@@ -59,7 +65,8 @@ func TestIdleWorkerCost(t *testing.T) {
 		}
 	}
 	if goroutines > 0 {
-		t.Errorf("%d idle workers run %d goroutines, want none", n, goroutines)
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d idle workers run %d goroutines, want none; all goroutines:\n%s", n, goroutines, buf[:runtime.Stack(buf, true)])
 	}
 	if perWorker > 4<<10 {
 		t.Errorf("an idle worker holds %d bytes of heap, want at most %d", perWorker, 4<<10)
