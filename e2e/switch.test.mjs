@@ -13,8 +13,12 @@ import { launchBrowser, newPage, terminalLines } from './browser.mjs';
 import { claudeBin, claudeServerOptions, startFakeApi } from './fakeapi.mjs';
 import { AgentdeskServer } from './server.mjs';
 
-/** Every wait in this file is bounded by this. */
-const waitMs = 30_000;
+/**
+ * Every wait in this file is bounded by this, a guard only: a switch stops
+ * one CLI and starts another, which took over 30 s once on a loaded 2-core
+ * machine (4 busy loops beside the suite).
+ */
+const waitMs = 90_000;
 const echoRe = (text) => new RegExp(`Echo: ${text} \\(request had (\\d+) messages\\)`);
 const expectedNoise = [/WebSocket connection to .* failed/, /status of 409/];
 
