@@ -57,9 +57,9 @@ describe('a tab open while a long conversation is adopted', { timeout: 900_000 }
     await page.emulateMedia({ colorScheme: 'light' });
   }
 
-  /** Waits until the newest page (the import's marker on screen) shows; checks it holds each message once, in order. */
-  async function newestShown(page, base) {
-    await page.waitForFunction((marker) => {
+  /** Waits until the conversation's last message is on screen. */
+  function markerOnScreen(page) {
+    return page.waitForFunction((marker) => {
       const sc = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
       for (const el of document.querySelectorAll('.pane-chat:not([hidden]) [data-uuid]')) {
         if (!el.textContent.includes(marker)) continue;
@@ -69,6 +69,11 @@ describe('a tab open while a long conversation is adopted', { timeout: 900_000 }
       }
       return false;
     }, lastMarker(n), { timeout: longMs });
+  }
+
+  /** Waits until the newest page (the import's marker on screen) shows; checks it holds each message once, in order. */
+  async function newestShown(page, base) {
+    await markerOnScreen(page);
     await page.locator('.pane-chat:not([hidden]) .chat-imported').waitFor({ timeout: longMs });
     const stored = await storedUuids(base);
     assert.equal(stored.length, n + 1, 'every message and the marker are stored');
@@ -152,16 +157,7 @@ describe('a tab open while a long conversation is adopted', { timeout: 900_000 }
       // A reload during the import: the new page reads what is stored and
       // catches up after it like the first one.
       await page.reload();
-      await page.waitForFunction((marker) => {
-        const sc = document.querySelector('.pane-chat:not([hidden]) .chat-scroll');
-        for (const el of document.querySelectorAll('.pane-chat:not([hidden]) [data-uuid]')) {
-          if (!el.textContent.includes(marker)) continue;
-          const r = el.getBoundingClientRect();
-          const q = sc.getBoundingClientRect();
-          return r.bottom > q.top && r.top < q.bottom;
-        }
-        return false;
-      }, lastMarker(n), { timeout: longMs });
+      await markerOnScreen(page);
       await page.locator('.pane-chat:not([hidden]) .chat-log[aria-busy="false"]').waitFor({ timeout: longMs });
       assert.ok(await importing.isHidden(), 'the import line goes once the newest page shows');
       assert.ok(frames.notices > 0, 'the import came as notices');

@@ -158,3 +158,21 @@ func waitHits(t *testing.T, x *Indexer, q, sid string, n int) []Hit {
 		time.Sleep(10 * time.Millisecond) // polls for the indexer's progress; the deadline is only a guard
 	}
 }
+
+// heldIndexer opens an indexer over session s1 (worker w1) whose batch
+// writes stop inside, entered saying so, until free (safe to call again).
+func (e *env) heldIndexer() (x *Indexer, entered <-chan struct{}, free func()) {
+	e.cat.set(session("s1", "t", "w1"))
+	in := make(chan struct{}, 1)
+	release := make(chan struct{})
+	x = e.open(func() error {
+		select {
+		case in <- struct{}{}:
+		default:
+		}
+		<-release
+		return nil
+	})
+	var once sync.Once
+	return x, in, func() { once.Do(func() { close(release) }) }
+}

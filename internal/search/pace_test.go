@@ -12,19 +12,7 @@ import (
 // as behind; once it moves again it indexes them and Behind falls to 0.
 func TestBehindCountsWhatIsNotIndexed(t *testing.T) {
 	e := newEnv(t)
-	e.cat.set(session("s1", "t", "w1"))
-	entered := make(chan struct{}, 1)
-	release := make(chan struct{})
-	x := e.open(func() error {
-		select {
-		case entered <- struct{}{}:
-		default:
-		}
-		<-release
-		return nil
-	})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
+	x, entered, free := e.heldIndexer()
 	defer free()
 	<-entered
 	const n = 40

@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 )
@@ -12,19 +11,7 @@ import (
 // the indexer moves again it indexes everything committed meanwhile.
 func TestWakeNeverBlocksTheStore(t *testing.T) {
 	e := newEnv(t)
-	e.cat.set(session("s1", "t", "w1"))
-	entered := make(chan struct{}, 1)
-	release := make(chan struct{})
-	x := e.open(func() error {
-		select {
-		case entered <- struct{}{}:
-		default:
-		}
-		<-release
-		return nil
-	})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
+	x, entered, free := e.heldIndexer()
 	defer free()
 	select {
 	case <-entered:
